@@ -1,0 +1,64 @@
+import { betterAuth } from 'better-auth'
+import { prismaAdapter } from 'better-auth/adapters/prisma'
+import { admin } from 'better-auth/plugins'
+import { type Config, getConfig } from '../config/env.server'
+import { type Db, getDb } from '../data/db.server'
+import { runtimeStoreId } from '../data/runtime-store.server'
+import { CLIENT_IP_HEADER } from '../security/http.server'
+
+/**
+ * better-auth owns sessions, cookies and password hashing (scrypt, its own).
+ * Spec 5.3: email and password on for Customers and admins. Spec 5.4: no
+ * password-reset or verification callbacks are registered. Spec 5.5: no social
+ * providers are configured, whatever credentials the environment holds.
+ */
+export function createAuth({ db, config }: { db: Db; config: Config }) {
+	const scopeToStore = async <T extends object>(row: T) => ({
+		data: { ...row, storeId: await runtimeStoreId(db) },
+	})
+	return betterAuth({
+		appName: 'Store',
+		secret: config.authSecret,
+		baseURL: config.authUrl,
+		basePath: '/api/auth',
+		trustedOrigins: [...new Set([config.authUrl, config.appUrl])],
+		database: prismaAdapter(db, { provider: config.databaseProvider }),
+		emailAndPassword: {
+			enabled: true,
+			autoSignIn: true,
+			minPasswordLength: 8,
+			maxPasswordLength: 128,
+		},
+		user: {
+			// input: false — a caller can never set these at sign-up or profile update.
+			additionalFields: {
+				storeId: { type: 'string', required: false, input: false, returned: false },
+			},
+		},
+		session: {
+			additionalFields: {
+				storeId: { type: 'string', required: false, input: false },
+			},
+		},
+		databaseHooks: {
+			// Store scope is stamped by the server, never read from a request.
+			user: { create: { before: scopeToStore } },
+			session: { create: { before: scopeToStore } },
+		},
+		advanced: {
+			useSecureCookies: config.authUrl.startsWith('https:'),
+			ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+		},
+		telemetry: { enabled: false },
+		plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] })],
+	})
+}
+
+export type Auth = ReturnType<typeof createAuth>
+
+const globalForAuth = globalThis as unknown as { storeAuth?: Auth }
+
+export function getAuth(): Auth {
+	globalForAuth.storeAuth ??= createAuth({ db: getDb(), config: getConfig() })
+	return globalForAuth.storeAuth
+}

@@ -1,0 +1,51 @@
+import { APIError } from 'better-auth/api'
+import { getAuth } from './auth.server'
+
+/** Only the cookies of better-auth's answer are passed on to the browser. */
+function cookiesOf(headers: Headers) {
+	const out = new Headers()
+	for (const cookie of headers.getSetCookie()) out.append('Set-Cookie', cookie)
+	return out
+}
+
+type Outcome = { ok: true; headers: Headers } | { ok: false; status: number; code: string }
+
+async function outcome(call: () => Promise<{ headers: Headers }>): Promise<Outcome> {
+	try {
+		const { headers } = await call()
+		return { ok: true, headers: cookiesOf(headers) }
+	} catch (error) {
+		if (!(error instanceof APIError)) throw error
+		return { ok: false, status: error.statusCode, code: String(error.body?.code ?? 'UNKNOWN') }
+	}
+}
+
+export function signInWithEmail(input: { email: string; password: string; request: Request }) {
+	return outcome(() =>
+		getAuth().api.signInEmail({
+			body: { email: input.email, password: input.password },
+			headers: input.request.headers,
+			returnHeaders: true,
+		}),
+	)
+}
+
+/** Registers a Customer account (role `user`; nothing privileged is accepted) and signs it in. */
+export function signUpWithEmail(input: {
+	name: string
+	email: string
+	password: string
+	request: Request
+}) {
+	return outcome(() =>
+		getAuth().api.signUpEmail({
+			body: { name: input.name, email: input.email, password: input.password },
+			headers: input.request.headers,
+			returnHeaders: true,
+		}),
+	)
+}
+
+export function signOut(request: Request) {
+	return outcome(() => getAuth().api.signOut({ headers: request.headers, returnHeaders: true }))
+}

@@ -1,0 +1,74 @@
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
+import { getDb } from '../data/db.server'
+import { runtimeStoreId } from '../data/runtime-store.server'
+import type { Role, Viewer } from '../data/viewer'
+import { getAuth } from './auth.server'
+import { issueGuestId, readGuestId } from './guest-cookie.server'
+
+type RequestViewer = {
+	request: Request
+	guestId: string
+	setCookies: string[]
+	viewer?: Promise<Viewer>
+}
+
+const viewerContext = createContext<RequestViewer | null>(null)
+
+/**
+ * Root middleware: makes the viewer available to every loader and action of the
+ * request, read from the session at most once (and only when asked for), and
+ * forwards the cookies that produced: a new guestId, better-auth's session refresh.
+ */
+export const viewerMiddleware: MiddlewareFunction<Response> = async (
+	{ request, context },
+	next,
+) => {
+	const state: RequestViewer = { request, guestId: '', setCookies: [] }
+	const guestId = await readGuestId(request)
+	if (guestId) {
+		state.guestId = guestId
+	} else {
+		const issued = await issueGuestId()
+		state.guestId = issued.guestId
+		state.setCookies.push(issued.setCookie)
+	}
+	context.set(viewerContext, state)
+
+	const response = await next()
+	for (const cookie of state.setCookies) response.headers.append('Set-Cookie', cookie)
+	return response
+}
+
+export function viewerFrom(context: Readonly<RouterContextProvider>): Promise<Viewer> {
+	const state = context.get(viewerContext)
+	if (!state) throw new Error('viewerMiddleware must run before the viewer is read')
+	state.viewer ??= loadViewer(state)
+	return state.viewer
+}
+
+async function loadViewer({ request, guestId, setCookies }: RequestViewer): Promise<Viewer> {
+	const storeId = await runtimeStoreId(getDb())
+	const { headers, response } = await getAuth().api.getSession({
+		headers: request.headers,
+		returnHeaders: true,
+	})
+	setCookies.push(...headers.getSetCookie())
+	const sessionStoreId = (response?.session as { storeId?: string } | undefined)?.storeId
+	// A session minted for another Store is no session here.
+	if (response && sessionStoreId === storeId && !response.user.banned) {
+		return {
+			kind: 'user',
+			storeId,
+			userId: response.user.id,
+			email: response.user.email,
+			name: response.user.name,
+			role: roleOf(response.user.role),
+		}
+	}
+	return { kind: 'guest', storeId, guestId }
+}
+
+/** The admin plugin stores roles comma-separated; only the exact `admin` role counts. */
+export function roleOf(role: string | null | undefined): Role {
+	return role?.split(',').some((r) => r.trim() === 'admin') ? 'admin' : 'user'
+}

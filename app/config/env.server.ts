@@ -1,0 +1,104 @@
+import { z } from 'zod'
+import { DEFAULT_DATABASE_URL, databaseProvider } from '../data/database-url'
+import {
+	DEV_FALLBACK_AUTH_SECRET,
+	checkAuthSecret,
+} from '../security/secret-policy'
+
+/** Thrown at start-up; the message names the failed rule and never a secret's value. */
+export class ConfigError extends Error {
+	override name = 'ConfigError'
+}
+
+const optional = z
+	.string()
+	.optional()
+	.transform((value) => (value === undefined || value.trim() === '' ? undefined : value))
+
+const url = z.url({ protocol: /^https?$/ })
+
+const EnvSchema = z.object({
+	NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+	AUTH_SECRET: optional,
+	AUTH_URL: url.default('http://localhost:3000'),
+	APP_URL: url.optional(),
+	DATABASE_URL: z.string().default(DEFAULT_DATABASE_URL),
+	ADMIN_EMAIL: optional,
+	ADMIN_PASSWORD: optional,
+	SVC_API_URL: optional,
+	SVC_ADMIN_OAUTH_CLIENT_ID: optional,
+	SVC_ADMIN_OAUTH_CLIENT_SECRET: optional,
+	SVC_WORKLOAD_CREDENTIAL: optional,
+	EMAIL_SERVICE_API_KEY: optional,
+	REDIS_URL: optional,
+	HOST: z.string().default('0.0.0.0'),
+	PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+})
+
+export type Config = ReturnType<typeof parseConfig>
+
+export function parseConfig(env: Record<string, string | undefined>) {
+	const parsed = EnvSchema.safeParse(env)
+	if (!parsed.success) {
+		// zod issues carry paths and messages, not input values.
+		const problems = parsed.error.issues
+			.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+			.join('; ')
+		throw new ConfigError(`Invalid configuration: ${problems}`)
+	}
+	const vars = parsed.data
+	const isProduction = vars.NODE_ENV === 'production'
+
+	let authSecret = vars.AUTH_SECRET
+	if (isProduction) {
+		const verdict = checkAuthSecret(authSecret)
+		if (!verdict.ok) {
+			throw new ConfigError(
+				`Refusing to start in production: ${verdict.reason} [rule: ${verdict.rule}]. ` +
+					'Generate one with: openssl rand -base64 32',
+			)
+		}
+	}
+	authSecret ??= DEV_FALLBACK_AUTH_SECRET
+
+	let provider
+	try {
+		provider = databaseProvider(vars.DATABASE_URL)
+	} catch (error) {
+		throw new ConfigError((error as Error).message)
+	}
+
+	const authUrl = new URL(vars.AUTH_URL).origin
+	return {
+		nodeEnv: vars.NODE_ENV,
+		isProduction,
+		authSecret,
+		usesDevFallbackSecret: authSecret === DEV_FALLBACK_AUTH_SECRET,
+		authUrl,
+		appUrl: vars.APP_URL ? new URL(vars.APP_URL).origin : authUrl,
+		databaseUrl: vars.DATABASE_URL,
+		databaseProvider: provider,
+		admin: { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD },
+		managedSignIn: {
+			apiUrl: vars.SVC_API_URL,
+			clientId: vars.SVC_ADMIN_OAUTH_CLIENT_ID,
+			clientSecret: vars.SVC_ADMIN_OAUTH_CLIENT_SECRET,
+		},
+		redisUrl: vars.REDIS_URL,
+		host: vars.HOST,
+		port: vars.PORT,
+	}
+}
+
+let config: Config | undefined
+
+/** The process's configuration, parsed once, on first use (the server calls it at start). */
+export function getConfig(): Config {
+	config ??= parseConfig(process.env)
+	return config
+}
+
+/** The only configuration the browser sees (spec 5.10: secrets stay on the server). */
+export function publicConfig(config: Config) {
+	return { appUrl: config.appUrl }
+}

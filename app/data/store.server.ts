@@ -1,0 +1,24 @@
+import type { Db } from './db.server'
+import { type Viewer, isAdmin } from './viewer'
+
+/** The Store's public profile. Scope is the viewer's Store; callers cannot name another. */
+export function storeRepository(db: Db, viewer: Viewer) {
+	return {
+		profile() {
+			return db.store.findUniqueOrThrow({
+				where: { id: viewer.storeId },
+				select: { name: true },
+			})
+		},
+
+		updateProfile(input: { name: string }) {
+			// Routes check this with requireAdmin; the repository refuses on its own too.
+			if (!isAdmin(viewer)) throw new Error('Only a Store Admin may edit the store profile')
+			return db.store.update({
+				where: { id: viewer.storeId },
+				data: { name: input.name },
+				select: { name: true },
+			})
+		},
+	}
+}

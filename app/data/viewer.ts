@@ -1,0 +1,28 @@
+/**
+ * Who is asking, as established from the session (app/auth/guards.server.ts).
+ * Repositories take their Store scope and owner from here and nowhere else.
+ */
+export type Role = 'admin' | 'user'
+
+export type GuestViewer = {
+	kind: 'guest'
+	storeId: string
+	guestId: string
+}
+
+export type UserViewer = {
+	kind: 'user'
+	storeId: string
+	userId: string
+	role: Role
+	email: string
+	name: string
+}
+
+export type AdminViewer = UserViewer & { role: 'admin' }
+
+export type Viewer = GuestViewer | UserViewer
+
+export function isAdmin(viewer: Viewer): viewer is AdminViewer {
+	return viewer.kind === 'user' && viewer.role === 'admin'
+}

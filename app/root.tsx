@@ -1,0 +1,106 @@
+import {
+	Form,
+	isRouteErrorResponse,
+	Link,
+	Links,
+	Meta,
+	Outlet,
+	Scripts,
+	ScrollRestoration,
+	useRouteLoaderData,
+} from 'react-router'
+import type { Route } from './+types/root'
+import { getViewer } from './auth/guards.server'
+import { viewerMiddleware } from './auth/viewer.server'
+import { repositoriesFor } from './data/repositories.server'
+import { isAdmin } from './data/viewer'
+import stylesheet from './ui/app.css?url'
+import { useNonce } from './ui/nonce'
+
+export const middleware: Route.MiddlewareFunction[] = [viewerMiddleware]
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
+
+export async function loader(args: Route.LoaderArgs) {
+	const viewer = await getViewer(args)
+	const store = await repositoriesFor(viewer).store.profile()
+	return {
+		storeName: store.name,
+		viewer:
+			viewer.kind === 'user'
+				? { signedIn: true as const, name: viewer.name, isAdmin: isAdmin(viewer) }
+				: { signedIn: false as const },
+	}
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+	const nonce = useNonce()
+	const root = useRouteLoaderData<typeof loader>('root')
+	return (
+		<html lang="en">
+			<head>
+				<meta charSet="utf-8" />
+				<meta name="viewport" content="width=device-width, initial-scale=1" />
+				<Meta />
+				<Links />
+			</head>
+			<body>
+				<header className="site-header">
+					<Link to="/" className="brand">
+						{root?.storeName ?? 'Store'}
+					</Link>
+					<nav aria-label="Account">
+						{root?.viewer.signedIn ? (
+							<>
+								{root.viewer.isAdmin ? <Link to="/admin">Store Admin</Link> : null}
+								<Link to="/account">{root.viewer.name}</Link>
+								<Form method="post" action="/sign-out">
+									<button type="submit" className="link-button">
+										Sign out
+									</button>
+								</Form>
+							</>
+						) : (
+							<>
+								<Link to="/sign-in">Sign in</Link>
+								<Link to="/sign-up">Create account</Link>
+							</>
+						)}
+					</nav>
+				</header>
+				<main>{children}</main>
+				<ScrollRestoration nonce={nonce} />
+				<Scripts nonce={nonce} />
+			</body>
+		</html>
+	)
+}
+
+export default function App() {
+	return <Outlet />
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+	if (isRouteErrorResponse(error)) {
+		const message =
+			typeof error.data === 'object' && error.data && 'message' in error.data
+				? String(error.data.message)
+				: error.statusText
+		return (
+			<section className="error-page">
+				<h1>{error.status === 403 ? 'Forbidden' : error.status === 404 ? 'Not found' : 'Error'}</h1>
+				<p>{message || 'Something went wrong.'}</p>
+				<p className="status">HTTP {error.status}</p>
+				<Link to="/">Back to the store</Link>
+			</section>
+		)
+	}
+	// Never show a stack or server message to the browser: it could carry configuration.
+	return (
+		<section className="error-page">
+			<h1>Something went wrong</h1>
+			<p>The error has been logged. Please try again.</p>
+			<Link to="/">Back to the store</Link>
+		</section>
+	)
+}

@@ -1,0 +1,21 @@
+import { type RouteConfig, index, layout, prefix, route } from '@react-router/dev/routes'
+
+export default [
+	index('routes/store/home.tsx'),
+	route('sign-up', 'routes/auth/sign-up.tsx'),
+	route('sign-in', 'routes/auth/sign-in.tsx'),
+	route('sign-out', 'routes/auth/sign-out.tsx'),
+	route('account', 'routes/account/account.tsx'),
+
+	// Everything under /admin sits below the guard in this layout (its middleware).
+	...prefix('admin', [
+		layout('routes/admin/layout.tsx', [
+			index('routes/admin/dashboard.tsx'),
+			route('store', 'routes/admin/store.tsx'),
+		]),
+	]),
+
+	route('api/auth/*', 'routes/api/auth.ts'),
+	route('healthz', 'routes/api/healthz.ts'),
+	route('*', 'routes/store/not-found.tsx'),
+] satisfies RouteConfig

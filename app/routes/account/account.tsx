@@ -1,0 +1,44 @@
+import { data, Form, redirect, useNavigation } from 'react-router'
+import type { Route } from './+types/account'
+import { requireUser } from '../../auth/guards.server'
+import { userRepositoriesFor } from '../../data/repositories.server'
+import { fields, parseForm } from '../../security/form.server'
+import { Field, FormError } from '../../ui/forms'
+
+export const meta = () => [{ title: 'Your account' }]
+
+export async function loader(args: Route.LoaderArgs) {
+	const viewer = await requireUser(args)
+	const profile = await userRepositoriesFor(viewer).account.profile()
+	return { ...profile, createdAt: profile.createdAt.toISOString() }
+}
+
+export async function action(args: Route.ActionArgs) {
+	const viewer = await requireUser(args)
+	const form = await parseForm(args.request, { name: fields.name })
+	if (!form.ok) return data(form, { status: 400 })
+	await userRepositoriesFor(viewer).account.updateProfile(form.data)
+	throw redirect('/account')
+}
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+	const pending = useNavigation().state === 'submitting'
+	return (
+		<section className="card">
+			<h1>Your account</h1>
+			<dl>
+				<dt>Email</dt>
+				<dd data-testid="account-email">{loaderData.email}</dd>
+				<dt>Member since</dt>
+				<dd>{loaderData.createdAt.slice(0, 10)}</dd>
+			</dl>
+			<Form method="post" noValidate>
+				<FormError message={actionData?.formError} />
+				<Field name="name" label="Name" defaultValue={loaderData.name} required error={actionData?.fieldErrors.name} />
+				<button type="submit" disabled={pending}>
+					Save
+				</button>
+			</Form>
+		</section>
+	)
+}

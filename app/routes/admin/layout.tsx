@@ -1,0 +1,45 @@
+import { Link, NavLink, Outlet } from 'react-router'
+import type { Route } from './+types/layout'
+import { requireAdmin } from '../../auth/guards.server'
+
+/**
+ * Spec 3.1 and 4: every request under /admin — document, data request for any
+ * child route, loader or action — passes this guard before anything else runs.
+ * Child loaders and actions still call requireAdmin themselves (it is cheap:
+ * the viewer is read once per request) so moving a route cannot unguard it.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+	async (args, next) => {
+		await requireAdmin(args)
+		return next()
+	},
+]
+
+export async function loader(args: Route.LoaderArgs) {
+	const admin = await requireAdmin(args)
+	return { email: admin.email }
+}
+
+export const meta = () => [{ title: 'Store Admin' }]
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+	return (
+		<div className="admin">
+			<aside>
+				<p className="admin-title">
+					<Link to="/admin">Store Admin</Link>
+				</p>
+				<nav aria-label="Store Admin">
+					<NavLink to="/admin" end>
+						Overview
+					</NavLink>
+					<NavLink to="/admin/store">Store profile</NavLink>
+				</nav>
+				<p className="hint">Signed in as {loaderData.email}</p>
+			</aside>
+			<div className="admin-content">
+				<Outlet />
+			</div>
+		</div>
+	)
+}

@@ -1,0 +1,68 @@
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
+import type { Route } from './+types/sign-in'
+import { signInWithEmail } from '../../auth/credentials.server'
+import { requireGuest } from '../../auth/guards.server'
+import { safeRedirect } from '../../auth/safe-redirect'
+import { fields, formFailure, parseForm } from '../../security/form.server'
+import { Field, FormError, Honeypot } from '../../ui/forms'
+
+export const meta = () => [{ title: 'Sign in' }]
+
+/** One message for every failed sign-in: it never tells whether the email has an account. */
+export const SIGN_IN_FAILED = 'Invalid email or password.'
+
+export async function loader(args: Route.LoaderArgs) {
+	const redirectTo = new URL(args.request.url).searchParams.get('redirectTo')
+	await requireGuest(args, safeRedirect(redirectTo, '/account'))
+	return null
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const form = await parseForm(request, {
+		email: fields.email,
+		password: fields.currentPassword,
+		redirectTo: fields.redirectTo,
+	})
+	if (!form.ok) return data(form, { status: 400 })
+
+	const { email, password, redirectTo } = form.data
+	const result = await signInWithEmail({ email, password, request })
+	if (!result.ok) {
+		return data(formFailure({}, SIGN_IN_FAILED), { status: 401 })
+	}
+	throw redirect(safeRedirect(redirectTo, '/account'), { headers: result.headers })
+}
+
+export default function SignIn({ actionData }: Route.ComponentProps) {
+	const [searchParams] = useSearchParams()
+	const pending = useNavigation().state === 'submitting'
+	const errors = actionData && !actionData.ok ? actionData : undefined
+	return (
+		<section className="card">
+			<h1>Sign in</h1>
+			<Form method="post" noValidate>
+				<FormError message={errors?.formError} />
+				<Field name="email" label="Email" type="email" autoComplete="email" required error={errors?.fieldErrors.email} />
+				<Field
+					name="password"
+					label="Password"
+					type="password"
+					autoComplete="current-password"
+					required
+					error={errors?.fieldErrors.password}
+				/>
+				<input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
+				<Honeypot />
+				<button type="submit" disabled={pending}>
+					{pending ? 'Signing in…' : 'Sign in'}
+				</button>
+			</Form>
+			<p>
+				New here? <Link to="/sign-up">Create an account</Link>
+			</p>
+			<p className="hint">
+				Forgotten passwords cannot be recovered yet: there is no reset by email.
+			</p>
+		</section>
+	)
+}

@@ -1,0 +1,65 @@
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import type { Route } from './+types/sign-up'
+import { signUpWithEmail } from '../../auth/credentials.server'
+import { requireGuest } from '../../auth/guards.server'
+import { fields, formFailure, parseForm } from '../../security/form.server'
+import { Field, FormError, Honeypot } from '../../ui/forms'
+
+export const meta = () => [{ title: 'Create an account' }]
+
+export async function loader(args: Route.LoaderArgs) {
+	await requireGuest(args)
+	return null
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const form = await parseForm(request, {
+		name: fields.name,
+		email: fields.email,
+		password: fields.password,
+	})
+	if (!form.ok) return data(form, { status: 400 })
+
+	const result = await signUpWithEmail({ ...form.data, request })
+	if (!result.ok) {
+		const taken = result.code.includes('ALREADY_EXISTS')
+		const failure = taken
+			? formFailure({ email: 'This email cannot be used to register. Try signing in.' })
+			: formFailure({}, 'The account could not be created. Check the fields and try again.')
+		return data(failure, { status: taken ? 409 : 400 })
+	}
+	throw redirect('/account', { headers: result.headers })
+}
+
+export default function SignUp({ actionData }: Route.ComponentProps) {
+	const pending = useNavigation().state === 'submitting'
+	const errors = actionData && !actionData.ok ? actionData : undefined
+	return (
+		<section className="card">
+			<h1>Create an account</h1>
+			<Form method="post" noValidate>
+				<FormError message={errors?.formError} />
+				<Field name="name" label="Name" autoComplete="name" required error={errors?.fieldErrors.name} />
+				<Field name="email" label="Email" type="email" autoComplete="email" required error={errors?.fieldErrors.email} />
+				<Field
+					name="password"
+					label="Password (8 to 128 characters)"
+					type="password"
+					autoComplete="new-password"
+					required
+					error={errors?.fieldErrors.password}
+				/>
+				<Honeypot />
+				<button type="submit" disabled={pending}>
+					{pending ? 'Creating account…' : 'Create account'}
+				</button>
+			</Form>
+			<p>
+				Already registered? <Link to="/sign-in">Sign in</Link>
+			</p>
+			<p className="hint">
+				There is no password recovery yet: keep your password somewhere safe.
+			</p>
+		</section>
+	)
+}

@@ -1,0 +1,2 @@
+/** A field people never see; a bot that fills it is refused (STYLE.md: honeypots). */
+export const HONEYPOT_FIELD = 'website'

@@ -1,0 +1,132 @@
+/**
+ * Spec 5, rules 1-2: the production start-up check for AUTH_SECRET.
+ *
+ * A secret is refused when it is missing, shorter than 32 characters, a known
+ * default, or fails the entropy check below. better-auth's own check is not
+ * relied on: it accepts its own 38-character default outside production and
+ * skips validation entirely under NODE_ENV=test.
+ *
+ * Entropy check (docs/decisions/003-auth-secret-policy.md), every part must hold:
+ * - estimated strength >= 128 bits, estimated as length x the Shannon entropy per
+ *   character of the secret's own character frequencies (32 random bytes in
+ *   base64 score about 210; "abab..." scores 1 bit a character);
+ * - the secret is not a unit repeated (any period up to half its length);
+ * - fewer than half of neighbouring characters are equal or consecutive
+ *   ("abcdef...", "aaaa...", "987654...").
+ */
+
+export const MIN_AUTH_SECRET_LENGTH = 32
+export const MIN_AUTH_SECRET_BITS = 128
+
+/** Used in development and test when AUTH_SECRET is unset; production rejects it by name. */
+export const DEV_FALLBACK_AUTH_SECRET =
+	'local-dev-only-fallback-auth-secret-never-use-in-production'
+
+/**
+ * Values a secret must never be. `.env.example` values are included on purpose:
+ * app/security/secret-policy.test.ts fails if .env.example gains one that is missing here.
+ */
+const KNOWN_DEFAULTS: ReadonlyArray<readonly [string, string]> = [
+	[DEV_FALLBACK_AUTH_SECRET, 'the local development fallback secret'],
+	['better-auth-secret-12345678901234567890', "better-auth's built-in default"],
+	['<AUTH_SECRET_VALUE>', 'the placeholder in the spec'],
+	[
+		'replace-me-with-the-output-of-openssl-rand-base64-32',
+		'the placeholder in .env.example',
+	],
+	['changeme-changeme-changeme-changeme', 'a well-known example value'],
+	['your-secret-key-here-at-least-32-characters', 'a well-known example value'],
+]
+
+export type SecretRule =
+	| 'missing'
+	| 'too-short'
+	| 'known-default'
+	| 'dev-fallback'
+	| 'low-entropy'
+
+export type SecretVerdict =
+	| { ok: true }
+	| { ok: false; rule: SecretRule; reason: string }
+
+export function checkAuthSecret(secret: string | undefined): SecretVerdict {
+	if (secret === undefined || secret.trim() === '') {
+		return { ok: false, rule: 'missing', reason: 'AUTH_SECRET is not set' }
+	}
+	if (secret === DEV_FALLBACK_AUTH_SECRET) {
+		return {
+			ok: false,
+			rule: 'dev-fallback',
+			reason:
+				'AUTH_SECRET is the local development fallback secret, which is never valid in production',
+		}
+	}
+	const known = KNOWN_DEFAULTS.find(
+		([value]) => value.toLowerCase() === secret.trim().toLowerCase(),
+	)
+	if (known) {
+		return {
+			ok: false,
+			rule: 'known-default',
+			reason: `AUTH_SECRET is ${known[1]}, which is published`,
+		}
+	}
+	if (secret.length < MIN_AUTH_SECRET_LENGTH) {
+		return {
+			ok: false,
+			rule: 'too-short',
+			reason: `AUTH_SECRET is shorter than ${MIN_AUTH_SECRET_LENGTH} characters`,
+		}
+	}
+	const weakness = entropyWeakness(secret)
+	if (weakness) {
+		return {
+			ok: false,
+			rule: 'low-entropy',
+			reason: `AUTH_SECRET fails the entropy check (${weakness})`,
+		}
+	}
+	return { ok: true }
+}
+
+/** Why a secret of sufficient length still looks guessable, or null. */
+export function entropyWeakness(secret: string): string | null {
+	if (repeatingPeriod(secret) !== null) return 'it repeats a shorter pattern'
+	if (runShare(secret) >= 0.5) return 'it is mostly runs of equal or consecutive characters'
+	if (estimatedBits(secret) < MIN_AUTH_SECRET_BITS) {
+		return `estimated strength is below ${MIN_AUTH_SECRET_BITS} bits`
+	}
+	return null
+}
+
+export function estimatedBits(secret: string): number {
+	const counts = new Map<string, number>()
+	for (const char of secret) counts.set(char, (counts.get(char) ?? 0) + 1)
+	const length = [...secret].length
+	let bitsPerChar = 0
+	for (const count of counts.values()) {
+		const p = count / length
+		bitsPerChar -= p * Math.log2(p)
+	}
+	return bitsPerChar * length
+}
+
+function repeatingPeriod(secret: string): number | null {
+	for (let period = 1; period <= secret.length / 2; period++) {
+		let repeats = true
+		for (let i = period; i < secret.length && repeats; i++) {
+			repeats = secret[i] === secret[i - period]
+		}
+		if (repeats) return period
+	}
+	return null
+}
+
+function runShare(secret: string): number {
+	let runs = 0
+	for (let i = 1; i < secret.length; i++) {
+		const step = secret.charCodeAt(i) - secret.charCodeAt(i - 1)
+		if (Math.abs(step) <= 1) runs++
+	}
+	return runs / (secret.length - 1)
+}

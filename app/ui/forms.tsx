@@ -1,0 +1,54 @@
+import { HONEYPOT_FIELD } from '../security/form-fields'
+
+export function FieldError({ id, message }: { id: string; message?: string }) {
+	if (!message) return null
+	return (
+		<p className="field-error" id={id} role="alert">
+			{message}
+		</p>
+	)
+}
+
+export function FormError({ message }: { message?: string }) {
+	if (!message) return null
+	return (
+		<p className="form-error" role="alert">
+			{message}
+		</p>
+	)
+}
+
+/** Hidden from people (and from assistive tech); bots that fill every field get refused. */
+export function Honeypot() {
+	return (
+		<div className="honeypot" aria-hidden="true">
+			<label>
+				Leave this empty
+				<input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" />
+			</label>
+		</div>
+	)
+}
+
+type InputProps = {
+	name: string
+	label: string
+	error?: string
+} & React.InputHTMLAttributes<HTMLInputElement>
+
+export function Field({ name, label, error, ...input }: InputProps) {
+	const id = `field-${name}`
+	return (
+		<div className="field">
+			<label htmlFor={id}>{label}</label>
+			<input
+				id={id}
+				name={name}
+				aria-invalid={error ? true : undefined}
+				aria-describedby={error ? `${id}-error` : undefined}
+				{...input}
+			/>
+			<FieldError id={`${id}-error`} message={error} />
+		</div>
+	)
+}

@@ -1,0 +1,21 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const prismaBin = fileURLToPath(new URL('../../node_modules/prisma/build/index.js', import.meta.url))
+
+/**
+ * Applies the migrations of DATABASE_URL's provider (prisma.config.ts picks the
+ * schema and its migrations folder). Throws with Prisma's output on failure.
+ */
+export function migrateDatabase(databaseUrl: string, { quiet = false } = {}) {
+	const result = spawnSync(process.execPath, [prismaBin, 'migrate', 'deploy'], {
+		cwd: root,
+		env: { ...process.env, DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+		encoding: 'utf8',
+	})
+	if (result.status !== 0) {
+		throw new Error(`prisma migrate deploy failed:\n${result.stdout}\n${result.stderr}`)
+	}
+	if (!quiet) process.stdout.write(result.stdout)
+}

@@ -1,0 +1,92 @@
+/**
+ * Starts the store: `npm start` (production build) or `npm run dev` (Vite dev server).
+ * In production it refuses to start on a bad AUTH_SECRET (spec 5.1) and exits non-zero.
+ */
+import { existsSync } from 'node:fs'
+import { createRequestHandler } from '@react-router/express'
+import compression from 'compression'
+import express from 'express'
+import { RouterContextProvider, type ServerBuild } from 'react-router'
+import { ConfigError, getConfig } from '../app/config/env.server'
+import {
+	nonceContext,
+	rejectCrossSiteWrites,
+	securityHeaders,
+	stampClientIp,
+} from '../app/security/http.server'
+
+if (process.argv.includes('--help')) {
+	console.log(`Usage: npm start | npm run dev
+
+Serves the store on HOST:PORT (default 0.0.0.0:3000). Reads .env when present.
+NODE_ENV=production serves ./build (run \`npm run build\` first) and refuses to
+start unless AUTH_SECRET passes the secret policy; otherwise it runs Vite in
+middleware mode with hot reload.`)
+	process.exit(0)
+}
+
+if (existsSync('.env')) process.loadEnvFile('.env')
+
+let config
+try {
+	config = getConfig()
+} catch (error) {
+	if (!(error instanceof ConfigError)) throw error
+	console.error(`[store] ${error.message}`)
+	process.exit(1)
+}
+if (config.usesDevFallbackSecret) {
+	console.warn('[store] AUTH_SECRET is unset: using the local-only development fallback.')
+}
+
+const app = express()
+app.disable('x-powered-by')
+// Behind Fly's proxy (or any one proxy), the client address is the last hop's.
+app.set('trust proxy', config.isProduction ? 1 : false)
+app.use(...securityHeaders(config))
+app.use(compression())
+
+let build: ServerBuild | (() => Promise<ServerBuild>)
+if (config.isProduction) {
+	const buildPath = new URL('../build/server/index.js', import.meta.url)
+	if (!existsSync(buildPath)) {
+		console.error('[store] No build found: run `npm run build` first.')
+		process.exit(1)
+	}
+	app.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y' }))
+	app.use(express.static('build/client', { maxAge: '1h' }))
+	build = (await import(buildPath.href)) as ServerBuild
+} else {
+	const vite = await import('vite').then(({ createServer }) =>
+		createServer({ server: { middlewareMode: true } }),
+	)
+	app.use(vite.middlewares)
+	build = () =>
+		vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
+}
+
+app.use(express.static('public', { maxAge: '1h' }))
+app.use(rejectCrossSiteWrites(config))
+app.use(stampClientIp)
+app.all(
+	'/{*path}',
+	createRequestHandler({
+		build,
+		mode: config.nodeEnv,
+		getLoadContext(_req, res) {
+			const context = new RouterContextProvider()
+			context.set(nonceContext, res.locals.cspNonce as string)
+			return context
+		},
+	}),
+)
+
+const server = app.listen(config.port, config.host, () => {
+	const address = server.address()
+	const port = typeof address === 'object' && address ? address.port : config.port
+	console.log(`[store] listening on http://localhost:${port} (${config.nodeEnv})`)
+})
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.on(signal, () => server.close(() => process.exit(0)))
+}

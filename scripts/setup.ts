@@ -1,0 +1,28 @@
+/**
+ * `npm run setup` (after its `npm install`): first-run set-up on the embedded database.
+ * Writes .env with a fresh random AUTH_SECRET when there is none, builds, and runs init.
+ */
+import { execSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+
+if (process.argv.includes('--help')) {
+	console.log(`Usage: npm run setup
+
+Installs dependencies, creates .env from .env.example with a freshly generated
+AUTH_SECRET (an existing .env is kept), builds the app, and runs \`npm run init\`.`)
+	process.exit(0)
+}
+
+if (!existsSync('.env')) {
+	const example = readFileSync('.env.example', 'utf8')
+	const secret = randomBytes(32).toString('base64')
+	writeFileSync('.env', example.replace(/^AUTH_SECRET=.*$/m, `AUTH_SECRET=${secret}`), {
+		mode: 0o600,
+	})
+	console.log('[setup] wrote .env with a new random AUTH_SECRET')
+}
+
+execSync('npm run build', { stdio: 'inherit' })
+execSync('npm run init', { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
+console.log('[setup] done: `npm start` serves the store on http://localhost:3000')
