@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { DEV_FALLBACK_AUTH_SECRET } from '../security/secret-policy'
+import { ConfigError, parseConfig, publicConfig } from './env.server'
+
+const strong = () => randomBytes(32).toString('base64')
+
+function startFailure(env: Record<string, string | undefined>) {
+	try {
+		parseConfig(env)
+	} catch (error) {
+		expect(error).toBeInstanceOf(ConfigError)
+		return (error as Error).message
+	}
+	throw new Error('expected the configuration to be refused')
+}
+
+describe('configuration (spec 5: configuration values, rules 1-2)', () => {
+	it('refuses production without AUTH_SECRET, naming the rule', () => {
+		expect(startFailure({ NODE_ENV: 'production' })).toContain('[rule: missing]')
+	})
+
+	it.each([
+		['too-short', 'x7#Kp2!vQ9'],
+		['known-default', 'better-auth-secret-12345678901234567890'],
+		['dev-fallback', DEV_FALLBACK_AUTH_SECRET],
+		['low-entropy', 'ab'.repeat(24)],
+	])('refuses production with a %s secret and never prints it', (rule, secret) => {
+		const message = startFailure({ NODE_ENV: 'production', AUTH_SECRET: secret })
+		expect(message).toContain(`[rule: ${rule}]`)
+		expect(message).not.toContain(secret)
+	})
+
+	it('production names the development fallback when it is supplied', () => {
+		const message = startFailure({ NODE_ENV: 'production', AUTH_SECRET: DEV_FALLBACK_AUTH_SECRET })
+		expect(message).toMatch(/development fallback/)
+	})
+
+	it('starts in production with a strong secret', () => {
+		const secret = strong()
+		const config = parseConfig({ NODE_ENV: 'production', AUTH_SECRET: secret })
+		expect(config.authSecret).toBe(secret)
+		expect(config.usesDevFallbackSecret).toBe(false)
+	})
+
+	it.each(['development', 'test'])('uses the local-only fallback in %s', (NODE_ENV) => {
+		const config = parseConfig({ NODE_ENV })
+		expect(config.authSecret).toBe(DEV_FALLBACK_AUTH_SECRET)
+		expect(config.usesDevFallbackSecret).toBe(true)
+	})
+
+	it('defaults to the embedded SQLite database and localhost URLs', () => {
+		const config = parseConfig({})
+		expect(config.databaseProvider).toBe('sqlite')
+		expect(config.databaseUrl).toBe('file:./data/store.db')
+		expect(config.authUrl).toBe('http://localhost:3000')
+		expect(config.appUrl).toBe(config.authUrl)
+	})
+
+	it('chooses PostgreSQL from a postgresql:// URL and refuses other schemes', () => {
+		expect(parseConfig({ DATABASE_URL: 'postgresql://u@h:5432/d' }).databaseProvider).toBe('postgresql')
+		expect(startFailure({ DATABASE_URL: 'mysql://u@h/d' })).toMatch(/DATABASE_URL/)
+	})
+
+	it('refuses a malformed AUTH_URL without echoing values', () => {
+		expect(startFailure({ AUTH_URL: 'javascript:alert(1)' })).toMatch(/AUTH_URL/)
+	})
+
+	it('passes only the public URL to the browser (spec 5.10)', () => {
+		const secret = strong()
+		const config = parseConfig({
+			NODE_ENV: 'production',
+			AUTH_SECRET: secret,
+			SVC_ADMIN_OAUTH_CLIENT_SECRET: 'oauth-secret-value',
+			DATABASE_URL: 'postgresql://store:db-password@db:5432/store',
+		})
+		const browser = JSON.stringify(publicConfig(config))
+		expect(JSON.parse(browser)).toEqual({ appUrl: 'http://localhost:3000' })
+		for (const secretValue of [secret, 'oauth-secret-value', 'db-password']) {
+			expect(browser).not.toContain(secretValue)
+		}
+	})
+})

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import { fields, MAX_FORM_BYTES, parseForm } from './form.server'
+
+function post(body: string | URLSearchParams, type = 'application/x-www-form-urlencoded') {
+	return new Request('http://store.test/form', {
+		method: 'POST',
+		headers: { 'content-type': type },
+		body,
+	})
+}
+
+async function status(promise: Promise<unknown>) {
+	try {
+		await promise
+	} catch (thrown) {
+		return (thrown as { init?: { status?: number } }).init?.status
+	}
+	return 'not thrown'
+}
+
+const shape = { name: fields.name }
+
+describe('parseForm (bad input gets a clear 4xx and changes nothing)', () => {
+	it('returns typed, trimmed data for a valid form', async () => {
+		expect(await parseForm(post('name=+Corner+Shop+'), shape)).toEqual({
+			ok: true,
+			data: { name: 'Corner Shop' },
+		})
+	})
+
+	it('refuses a caller-supplied storeId or userId instead of ignoring it (spec 4: admin endpoints)', async () => {
+		for (const extra of ['storeId=s2', 'userId=u2', 'role=admin']) {
+			const result = await parseForm(post(`name=Shop&${extra}`), shape)
+			expect(result.ok).toBe(false)
+			expect(!result.ok && result.formError).toMatch(/^Unexpected field: (storeId|userId|role)$/)
+		}
+	})
+
+	it('reports missing and oversize fields per field', async () => {
+		const missing = await parseForm(post(''), shape)
+		expect(!missing.ok && missing.fieldErrors.name).toBeTruthy()
+		const long = await parseForm(post(`name=${'x'.repeat(81)}`), shape)
+		expect(!long.ok && long.fieldErrors.name).toMatch(/at most 80/)
+	})
+
+	it('refuses a field sent twice', async () => {
+		const result = await parseForm(post('name=a&name=b'), shape)
+		expect(!result.ok && result.fieldErrors.name).toMatch(/more than once/)
+	})
+
+	it('refuses a filled honeypot', async () => {
+		const result = await parseForm(post('name=Shop&website=http://spam.example'), shape)
+		expect(result.ok).toBe(false)
+	})
+
+	it('answers 415 for JSON and multipart bodies', async () => {
+		expect(await status(parseForm(post('{"name":"x"}', 'application/json'), shape))).toBe(415)
+		expect(await status(parseForm(post('x', 'multipart/form-data; boundary=x'), shape))).toBe(415)
+	})
+
+	it('answers 413 for a body over the limit, with or without Content-Length', async () => {
+		const big = `name=${'x'.repeat(MAX_FORM_BYTES)}`
+		expect(await status(parseForm(post(big), shape))).toBe(413)
+		const lying = new Request('http://store.test/form', {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '10' },
+			body: big,
+		})
+		expect(await status(parseForm(lying, shape))).toBe(413)
+	})
+
+	it('normalises email addresses and rejects malformed ones', async () => {
+		const ok = await parseForm(post('email=+Cat%40Example.COM'), { email: fields.email })
+		expect(ok).toEqual({ ok: true, data: { email: 'cat@example.com' } })
+		const bad = await parseForm(post('email=not-an-email'), { email: fields.email })
+		expect(!bad.ok && bad.fieldErrors.email).toBeTruthy()
+	})
+})

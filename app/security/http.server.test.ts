@@ -1,0 +1,99 @@
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseConfig } from '../config/env.server'
+import { CLIENT_IP_HEADER, rejectCrossSiteWrites, securityHeaders, stampClientIp } from './http.server'
+
+const config = parseConfig({
+	NODE_ENV: 'production',
+	AUTH_SECRET: 'q7Vd3L0s9PZx2mYt8KcR1wNf6HbJ4eUa5GiTo0Xp',
+	AUTH_URL: 'https://shop.example',
+})
+
+let base: string
+let close: () => void
+
+beforeAll(async () => {
+	const app = express()
+	app.disable('x-powered-by')
+	app.use(...securityHeaders(config))
+	app.use(rejectCrossSiteWrites(config))
+	app.use(stampClientIp)
+	app.all('/{*path}', (req, res) => {
+		res.json({ ip: req.headers[CLIENT_IP_HEADER], nonce: res.locals.cspNonce })
+	})
+	const server = app.listen(0, '127.0.0.1')
+	await new Promise((resolve) => server.once('listening', resolve))
+	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+	close = () => server.close()
+})
+afterAll(() => close())
+
+describe('security headers on every response', () => {
+	it('enforces a CSP with a fresh per-request nonce and no framing', async () => {
+		const [a, b] = await Promise.all([fetch(base), fetch(base)])
+		const csp = a.headers.get('content-security-policy') ?? ''
+		const { nonce } = (await a.json()) as { nonce: string }
+		expect(csp).toContain(`script-src 'self' 'nonce-${nonce}'`)
+		expect(csp).toContain("frame-ancestors 'none'")
+		expect(csp).not.toContain('unsafe-inline')
+		expect(a.headers.get('content-security-policy-report-only')).toBeNull()
+		expect(((await b.json()) as { nonce: string }).nonce).not.toBe(nonce)
+	})
+
+	it('sends nosniff, a same-origin referrer policy, HSTS in production and no X-Powered-By', async () => {
+		const response = await fetch(`${base}/x`)
+		expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+		expect(response.headers.get('referrer-policy')).toBe('same-origin')
+		expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/)
+		expect(response.headers.get('x-powered-by')).toBeNull()
+	})
+
+	it('leaves HSTS out in development', async () => {
+		const dev = parseConfig({ NODE_ENV: 'development' })
+		const app = express().use(...securityHeaders(dev)).get('/', (_req, res) => res.end())
+		const server = app.listen(0, '127.0.0.1')
+		await new Promise((resolve) => server.once('listening', resolve))
+		const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
+		server.close()
+		expect(response.headers.get('strict-transport-security')).toBeNull()
+	})
+})
+
+describe('cross-site writes are refused before any route runs', () => {
+	const post = (headers: Record<string, string>) =>
+		fetch(`${base}/sign-in`, { method: 'POST', headers, body: 'a=1' })
+
+	it('accepts same-origin and header-less (non-browser) POSTs', async () => {
+		expect((await post({ origin: 'https://shop.example' })).status).toBe(200)
+		expect((await post({ 'sec-fetch-site': 'same-origin' })).status).toBe(200)
+		expect((await post({})).status).toBe(200)
+	})
+
+	it('refuses a foreign, null or look-alike Origin with 403', async () => {
+		for (const origin of ['https://evil.example', 'null', 'https://shop.example.evil.example', 'http://shop.example']) {
+			const response = await post({ origin })
+			expect(response.status, origin).toBe(403)
+			expect(await response.text()).toBe('Cross-site request refused')
+		}
+	})
+
+	it('refuses a cross-site POST that hides its Origin', async () => {
+		expect((await post({ 'sec-fetch-site': 'cross-site' })).status).toBe(403)
+		expect((await post({ 'sec-fetch-site': 'same-site' })).status).toBe(403)
+	})
+
+	it('lets GET through whatever its origin', async () => {
+		const response = await fetch(base, { headers: { origin: 'https://evil.example' } })
+		expect(response.status).toBe(200)
+	})
+})
+
+describe('client address for rate limiting', () => {
+	it('overwrites a client-supplied value with the address Express resolved', async () => {
+		const response = await fetch(base, { headers: { [CLIENT_IP_HEADER]: '203.0.113.9' } })
+		const { ip } = (await response.json()) as { ip: string }
+		expect(ip).not.toBe('203.0.113.9')
+		expect(ip).toMatch(/127\.0\.0\.1$/)
+	})
+})

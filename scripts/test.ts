@@ -1,0 +1,96 @@
+/**
+ * `npm test`: every suite, the way CI runs it. Installs Debian's Chromium when
+ * it is missing (root only), typechecks, builds, then runs vitest (unit and
+ * integration, on SQLite and PostgreSQL) and Playwright (end-to-end against the
+ * built server). Ends with one line: "summary: N passed, N failed".
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+
+if (process.argv.includes('--help')) {
+	console.log(`Usage: npm test [-- --skip-e2e]
+
+Runs typecheck, build, vitest and Playwright. Needs PostgreSQL on 127.0.0.1:5432
+(trust auth) and Chromium at /usr/bin/chromium (installed with apt-get when
+missing and running as root).`)
+	process.exit(0)
+}
+
+const CHROMIUM = '/usr/bin/chromium'
+const REPORTS = 'tests/.tmp/reports'
+rmSync(REPORTS, { recursive: true, force: true })
+mkdirSync(REPORTS, { recursive: true })
+
+function step(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+	console.log(`\n▶ ${title}`)
+	const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+	return result.status === 0
+}
+
+function ensureChromium() {
+	if (existsSync(CHROMIUM)) return true
+	if (process.getuid?.() !== 0) {
+		console.error(`Chromium is missing: install it with \`sudo apt-get install -y chromium\`.`)
+		return false
+	}
+	return (
+		step('install Chromium (Debian package)', 'apt-get', ['update', '-qq']) &&
+		step('install Chromium (Debian package)', 'apt-get', ['install', '-y', '-qq', 'chromium'], {
+			DEBIAN_FRONTEND: 'noninteractive',
+		})
+	)
+}
+
+type Counts = { passed: number; failed: number }
+
+function vitestCounts(): Counts | null {
+	const file = `${REPORTS}/vitest.json`
+	if (!existsSync(file)) return null
+	const report = JSON.parse(readFileSync(file, 'utf8'))
+	return { passed: report.numPassedTests, failed: report.numFailedTests + report.numPendingTests }
+}
+
+function playwrightCounts(): Counts | null {
+	const file = `${REPORTS}/playwright.json`
+	if (!existsSync(file)) return null
+	const { stats } = JSON.parse(readFileSync(file, 'utf8'))
+	return { passed: stats.expected, failed: stats.unexpected + stats.flaky + stats.skipped }
+}
+
+const started = Date.now()
+const skipE2e = process.argv.includes('--skip-e2e')
+const results: Array<[string, boolean]> = []
+const npx = (args: string[], env?: NodeJS.ProcessEnv) => step(args.join(' '), 'npx', args, env)
+
+results.push(['typecheck', npx(['react-router', 'typegen']) && npx(['tsc'])])
+results.push(['build', npx(['react-router', 'build'])])
+results.push([
+	'vitest',
+	npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORTS}/vitest.json`]),
+])
+if (!skipE2e) {
+	const e2e = ensureChromium() && results[1]?.[1] === true &&
+		npx(['playwright', 'test', '--config', 'tests/playwright.config.ts', '--reporter=list,json'], {
+			PLAYWRIGHT_JSON_OUTPUT_NAME: `${REPORTS}/playwright.json`,
+		})
+	results.push(['playwright', e2e])
+}
+
+const suites = [vitestCounts(), skipE2e ? { passed: 0, failed: 0 } : playwrightCounts()]
+const total = suites.reduce<Counts>(
+	(sum, counts) => ({
+		passed: sum.passed + (counts?.passed ?? 0),
+		// A suite that never reported counts as a failure, not as zero tests.
+		failed: sum.failed + (counts ? counts.failed : 1),
+	}),
+	{ passed: 0, failed: 0 },
+)
+const failedSteps = results.filter(([, ok]) => !ok).map(([name]) => name)
+
+console.log('')
+for (const [name, ok] of results) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}`)
+console.log(`vitest: ${JSON.stringify(suites[0])}  playwright: ${JSON.stringify(suites[1])}`)
+if (failedSteps.length > 0 && total.failed === 0) total.failed = failedSteps.length
+console.log(`took ${Math.round((Date.now() - started) / 1000)}s`)
+console.log(`summary: ${total.passed} passed, ${total.failed} failed`)
+process.exit(failedSteps.length > 0 ? 1 : 0)
