@@ -1,0 +1,23 @@
+# Build: compile better-sqlite3, generate Prisma clients, build the app.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+	&& rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json prisma.config.ts ./
+COPY prisma ./prisma
+COPY app/data/database-url.ts app/data/driver-adapter.server.ts ./app/data/
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+# Run: the built app, production dependencies (tsx, prisma included), no compilers.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATABASE_URL=file:/data/store.db
+COPY --from=build /app /app
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 3000
+# Migrations, the Store and the Store Admin account are ensured at every start (idempotent);
+# the server refuses to start on a weak AUTH_SECRET.
+CMD ["sh", "-c", "npm run init && npm start"]
