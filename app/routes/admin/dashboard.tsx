@@ -1,12 +1,13 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/dashboard'
 import { requireAdmin } from '../../auth/guards.server'
+import { CAPABILITIES } from '../../config/capabilities'
 import { repositoriesFor } from '../../data/repositories.server'
 
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
 	const store = await repositoriesFor(admin).store.profile()
-	return { storeName: store.name }
+	return { storeName: store.name, capabilities: CAPABILITIES }
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -17,8 +18,20 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 				You are running <strong>{loaderData.storeName}</strong>.{' '}
 				<Link to="/admin/store">Edit the store profile</Link>.
 			</p>
+			<h2>Capabilities</h2>
+			<table className="capabilities">
+				<tbody>
+					{loaderData.capabilities.map((capability) => (
+						<tr key={capability.id}>
+							<td>{capability.title}</td>
+							<td>{capability.offered ? capability.maturity : 'not offered'}</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
 			<p className="hint">
-				Products, Orders and uploads arrive in later releases. There is no screen for adding
+				Experimental capabilities may change without notice until the release notes mark
+				them Stable. Products, Orders and uploads arrive in later releases. There is no screen for adding
 				admins: keep the seeded admin's credentials safe and replace the published defaults.
 			</p>
 		</section>

@@ -1,0 +1,29 @@
+/**
+ * Spec 9: every capability is Experimental until it earns evidence; only the release
+ * notes promote one to Stable. `offered: false` marks a target behaviour that is not
+ * switched on at all (spec 3.2: guest orders are not claimed on registration).
+ */
+export type Maturity = 'experimental' | 'stable'
+
+export type Capability = {
+	id: string
+	title: string
+	maturity: Maturity
+	offered: boolean
+}
+
+export const CAPABILITIES: readonly Capability[] = [
+	{ id: 'email-sign-in', title: 'Email and password sign-in', maturity: 'experimental', offered: true },
+	{ id: 'store-admin', title: 'Store Admin access', maturity: 'experimental', offered: true },
+	{ id: 'store-profile', title: 'Store profile', maturity: 'experimental', offered: true },
+	{ id: 'guest-tracking', title: 'Guest tracking (guestId)', maturity: 'experimental', offered: true },
+	{ id: 'guest-order-claiming', title: 'Claiming guest Orders on registration', maturity: 'experimental', offered: false },
+	{ id: 'managed-sign-in', title: 'Managed single sign-on for Store Admin', maturity: 'experimental', offered: false },
+]
+
+/** Whether a behaviour may run: offered, and Stable when the spec demands it be proven first. */
+export function isEnabled(id: string, { requireStable = false } = {}) {
+	const capability = CAPABILITIES.find((c) => c.id === id)
+	if (!capability) throw new Error(`Unknown capability: ${id}`)
+	return capability.offered && (!requireStable || capability.maturity === 'stable')
+}
