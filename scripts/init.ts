@@ -2,12 +2,11 @@
  * `npm run init` (also run by the container at start-up): applies migrations,
  * creates the Store and the seeded Store Admin account. Safe to run again.
  */
-import { existsSync } from 'node:fs'
 import { getAuth } from '../app/auth/auth.server'
-import { ConfigError, getConfig } from '../app/config/env.server'
 import { getDb } from '../app/data/db.server'
 import { ensureRuntimeStore } from '../app/data/runtime-store.server'
 import { DEFAULT_ADMIN_PASSWORD, seedAdmin } from '../app/data/seed-admin.server'
+import { loadConfigOrExit } from './lib/config'
 import { migrateDatabase } from './lib/migrate'
 
 if (process.argv.includes('--help')) {
@@ -20,16 +19,7 @@ existing admin's password is never changed. Reads .env when present.`)
 	process.exit(0)
 }
 
-if (existsSync('.env')) process.loadEnvFile('.env')
-
-let config
-try {
-	config = getConfig()
-} catch (error) {
-	if (!(error instanceof ConfigError)) throw error
-	console.error(`[init] ${error.message}`)
-	process.exit(1)
-}
+const config = loadConfigOrExit('init')
 
 console.log(`[init] database: ${config.databaseProvider}`)
 migrateDatabase(config.databaseUrl, { quiet: true })

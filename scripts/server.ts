@@ -7,13 +7,13 @@ import { createRequestHandler } from '@react-router/express'
 import compression from 'compression'
 import express from 'express'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
-import { ConfigError, getConfig } from '../app/config/env.server'
 import {
 	nonceContext,
 	rejectCrossSiteWrites,
 	securityHeaders,
 	stampClientIp,
 } from '../app/security/http.server'
+import { loadConfigOrExit } from './lib/config'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm start | npm run dev
@@ -25,16 +25,7 @@ middleware mode with hot reload.`)
 	process.exit(0)
 }
 
-if (existsSync('.env')) process.loadEnvFile('.env')
-
-let config
-try {
-	config = getConfig()
-} catch (error) {
-	if (!(error instanceof ConfigError)) throw error
-	console.error(`[store] ${error.message}`)
-	process.exit(1)
-}
+const config = loadConfigOrExit('store')
 if (config.usesDevFallbackSecret) {
 	console.warn('[store] AUTH_SECRET is unset: using the local-only development fallback.')
 }
