@@ -20,8 +20,6 @@ export default function handleRequest(
 	loadContext: RouterContextProvider,
 ) {
 	const nonce = loadContext.get(nonceContext)
-	// Pages depend on the session: never let a shared cache keep them.
-	responseHeaders.set('Cache-Control', 'private, no-store')
 	const waitForAll = isbot(request.headers.get('user-agent')) || routerContext.isSpaMode
 	return new Promise<Response>((resolve, reject) => {
 		let shellRendered = false

@@ -32,8 +32,8 @@ if (config.usesDevFallbackSecret) {
 
 const app = express()
 app.disable('x-powered-by')
-// Behind Fly's proxy (or any one proxy), the client address is the last hop's.
-app.set('trust proxy', config.isProduction ? 1 : false)
+// Only the configured number of proxies may speak for the client's address.
+app.set('trust proxy', config.trustProxy)
 app.use(...securityHeaders(config))
 app.use(compression())
 
@@ -58,6 +58,11 @@ if (config.isProduction) {
 
 app.use(express.static('public', { maxAge: '1h' }))
 app.use(rejectCrossSiteWrites(config))
+// Pages and data depend on the session: no shared cache may keep them.
+app.use((_req, res, next) => {
+	res.set('Cache-Control', 'private, no-store')
+	next()
+})
 app.use(stampClientIp)
 app.all(
 	'/{*path}',

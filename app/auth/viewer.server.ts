@@ -34,9 +34,20 @@ export const viewerMiddleware: MiddlewareFunction<Response> = async (
 	}
 	context.set(viewerContext, state)
 
-	const response = await next()
-	for (const cookie of state.setCookies) response.headers.append('Set-Cookie', cookie)
-	return response
+	return withCookies(await next(), state.setCookies)
+}
+
+/** Appends cookies, copying the response first when its headers are immutable (Response.redirect). */
+function withCookies(response: Response, cookies: string[]) {
+	if (cookies.length === 0) return response
+	let out = response
+	try {
+		for (const cookie of cookies) out.headers.append('Set-Cookie', cookie)
+	} catch {
+		out = new Response(response.body, response)
+		for (const cookie of cookies) out.headers.append('Set-Cookie', cookie)
+	}
+	return out
 }
 
 export function viewerFrom(context: Readonly<RouterContextProvider>): Promise<Viewer> {

@@ -81,3 +81,11 @@ describe('configuration (spec 5: configuration values, rules 1-2)', () => {
 		}
 	})
 })
+
+describe('proxy trust', () => {
+	it('believes no X-Forwarded-For unless told how many proxies stand in front', () => {
+		expect(parseConfig({}).trustProxy).toBe(0)
+		expect(parseConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1)
+		expect(() => parseConfig({ TRUST_PROXY: 'yes' })).toThrow(ConfigError)
+	})
+})

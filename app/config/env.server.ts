@@ -33,6 +33,8 @@ const EnvSchema = z.object({
 	REDIS_URL: optional,
 	HOST: z.string().default('0.0.0.0'),
 	PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+	// Proxies in front of the server whose X-Forwarded-For may be believed (Fly: 1).
+	TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
 })
 
 export type Config = ReturnType<typeof parseConfig>
@@ -87,6 +89,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		redisUrl: vars.REDIS_URL,
 		host: vars.HOST,
 		port: vars.PORT,
+		trustProxy: vars.TRUST_PROXY,
 	}
 }
 
