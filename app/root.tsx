@@ -47,32 +47,40 @@ export function Layout({ children }: { children: React.ReactNode }) {
 			<body>
 				<header className="site-header">
 					<Link to="/" className="brand">
-						{root?.storeName ?? 'Store'}
+						{root?.storeName ?? 'Back to the store'}
 					</Link>
-					<nav aria-label="Account">
-						{root?.viewer.signedIn ? (
-							<>
-								{root.viewer.isAdmin ? <Link to="/admin">Store Admin</Link> : null}
-								<Link to="/account">{root.viewer.name}</Link>
-								<Form method="post" action="/sign-out">
-									<button type="submit" className="link-button">
-										Sign out
-									</button>
-								</Form>
-							</>
-						) : (
-							<>
-								<Link to="/sign-in">Sign in</Link>
-								<Link to="/sign-up">Create account</Link>
-							</>
-						)}
-					</nav>
+					{/* Without root data (an error thrown by route middleware before any
+					    loader ran) the viewer is unknown: show no account links rather than wrong ones. */}
+					{root ? <AccountNav viewer={root.viewer} /> : null}
 				</header>
 				<main>{children}</main>
 				<ScrollRestoration nonce={nonce} />
 				<Scripts nonce={nonce} />
 			</body>
 		</html>
+	)
+}
+
+function AccountNav({ viewer }: { viewer: Awaited<ReturnType<typeof loader>>['viewer'] }) {
+	return (
+		<nav aria-label="Account">
+			{viewer.signedIn ? (
+				<>
+					{viewer.isAdmin ? <Link to="/admin">Store Admin</Link> : null}
+					<Link to="/account">{viewer.name}</Link>
+					<Form method="post" action="/sign-out">
+						<button type="submit" className="link-button">
+							Sign out
+						</button>
+					</Form>
+				</>
+			) : (
+				<>
+					<Link to="/sign-in">Sign in</Link>
+					<Link to="/sign-up">Create account</Link>
+				</>
+			)}
+		</nav>
 	)
 }
 
