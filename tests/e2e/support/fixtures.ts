@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto'
+import { type APIRequestContext, type Page, expect, request as apiRequest, test as base } from '@playwright/test'
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './credentials.ts'
+
+export { ADMIN_EMAIL, ADMIN_PASSWORD }
+
+export type Shopper = { name: string; email: string; password: string }
+
+export const GENERIC_SIGN_IN_FAILURE = 'Invalid email or password.'
+
+/** A never-used shopper identity. */
+export function newShopper(): Shopper {
+	const id = randomUUID()
+	return {
+		name: `Shopper ${id.slice(0, 8)}`,
+		email: `shopper-${id}@example.com`,
+		password: `pw-${randomUUID()}`,
+	}
+}
+
+/**
+ * Registers through the sign-up form's own endpoint (what the no-JS form posts).
+ * The session cookie lands in `request`'s cookie jar: pass `page.request` to sign a page in.
+ */
+export async function signUp(request: APIRequestContext, shopper: Shopper = newShopper()) {
+	const response = await request.post('/sign-up', {
+		form: { name: shopper.name, email: shopper.email, password: shopper.password },
+		maxRedirects: 0,
+	})
+	expect(response.status(), 'sign-up should redirect').toBe(302)
+	expect(response.headers().location).toBe('/account')
+	return shopper
+}
+
+/** A registered Customer with no session anywhere (signed up from a throwaway client). */
+export async function registerShopper(shopper: Shopper = newShopper()) {
+	const client = await apiRequest.newContext({ baseURL: serverOrigin() })
+	try {
+		return await signUp(client, shopper)
+	} finally {
+		await client.dispose()
+	}
+}
+
+/** Signs in through the sign-in form's endpoint; the session lands in `request`'s cookie jar. */
+export async function signIn(request: APIRequestContext, email: string, password: string) {
+	const response = await request.post('/sign-in', {
+		form: { email, password, redirectTo: '' },
+		maxRedirects: 0,
+	})
+	expect(response.status(), `sign-in as ${email} should redirect`).toBe(302)
+	return response
+}
+
+/** Fills and submits the sign-in form on the current page (already at /sign-in). */
+export async function submitSignInForm(page: Page, email: string, password: string) {
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password', { exact: true }).fill(password)
+	await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+/** The server's origin (tests/playwright.config.ts picks the port once per run). */
+export function serverOrigin() {
+	if (!process.env.E2E_PORT) throw new Error('E2E_PORT is unset: run through tests/playwright.config.ts')
+	return `http://127.0.0.1:${process.env.E2E_PORT}`
+}
+
+/** The Store name every visitor sees in the header, read by a fresh client with no cookies. */
+export async function publicStoreName(): Promise<string> {
+	const response = await fetch(`${serverOrigin()}/`)
+	expect(response.status).toBe(200)
+	const match = /<a class="brand" href="\/"[^>]*>([^<]*)<\/a>/.exec(await response.text())
+	if (!match?.[1]) throw new Error('No store name in the header of /')
+	return match[1]
+}
+
+type Fixtures = {
+	/** A freshly registered Customer whose session is in the page's browser context. */
+	customer: Shopper
+}
+
+export const test = base.extend<Fixtures>({
+	customer: async ({ page }, use) => {
+		await use(await signUp(page.request))
+	},
+})
+
+export { expect }

@@ -1,0 +1,46 @@
+/**
+ * Playwright's webServer command: prepares a fresh database with `scripts/init.ts`,
+ * then serves the production build with `scripts/server.ts`. Every variable it
+ * relies on comes from the environment Playwright passes (tests/playwright.config.ts).
+ * It never builds: the test command builds first, and a missing build fails here, clearly.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+const serverBuild = fileURLToPath(new URL('build/server/index.js', `file://${root}`))
+
+if (!existsSync(serverBuild)) {
+	console.error(
+		`[e2e] No production build at ${serverBuild}. Run \`npm run build\` before the end-to-end tests.`,
+	)
+	process.exit(1)
+}
+for (const name of ['NODE_ENV', 'AUTH_SECRET', 'DATABASE_URL', 'AUTH_URL', 'PORT']) {
+	if (!process.env[name]) {
+		console.error(`[e2e] ${name} is not set: start the end-to-end server through tests/playwright.config.ts.`)
+		process.exit(1)
+	}
+}
+
+const tsx = ['--import', 'tsx']
+const init = spawnSync(process.execPath, [...tsx, 'scripts/init.ts'], {
+	cwd: root,
+	env: process.env,
+	stdio: 'inherit',
+})
+if (init.status !== 0) {
+	console.error(`[e2e] scripts/init.ts failed (exit ${init.status ?? init.signal}).`)
+	process.exit(1)
+}
+
+const server = spawn(process.execPath, [...tsx, 'scripts/server.ts'], {
+	cwd: root,
+	env: process.env,
+	stdio: 'inherit',
+})
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+	process.on(signal, () => server.kill(signal))
+}

@@ -1,0 +1,94 @@
+/**
+ * End-to-end tests against the production build (`npm run build` first, then
+ * `npm run test:e2e`). One server for the whole run: a fresh SQLite database in a
+ * temp dir, a fresh AUTH_SECRET, and test admin credentials. Every variable the
+ * server relies on is set here, so a developer's .env changes nothing.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from '@playwright/test'
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './e2e/support/credentials.ts'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+/** A port nobody listens on right now (asked of the OS, not guessed). */
+function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer()
+		server.unref()
+		server.on('error', reject)
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address()
+			const port = typeof address === 'object' && address ? address.port : 0
+			server.close(() => resolve(port))
+		})
+	})
+}
+
+// The config is evaluated again in every worker; workers inherit these from the main process.
+process.env.E2E_PORT ??= String(await freePort())
+process.env.E2E_DB_DIR ??= mkdtempSync(path.join(tmpdir(), 'store-e2e-'))
+
+const port = Number(process.env.E2E_PORT)
+const baseURL = `http://127.0.0.1:${port}`
+
+export default defineConfig({
+	testDir: './e2e',
+	outputDir: path.join(root, 'test-results'),
+	globalTeardown: './e2e/support/global-teardown.ts',
+	timeout: 30_000,
+	expect: { timeout: 5_000 },
+	fullyParallel: false,
+	forbidOnly: !!process.env.CI,
+	retries: 0,
+	workers: 2,
+	reporter: 'list',
+	use: {
+		baseURL,
+		trace: 'retain-on-failure',
+		launchOptions: {
+			executablePath: '/usr/bin/chromium',
+			args: [
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-quic',
+				'--no-first-run',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+			],
+		},
+	},
+	projects: [{ name: 'chromium' }],
+	webServer: {
+		command: 'node tests/e2e/support/start-server.mjs',
+		cwd: root,
+		url: `${baseURL}/healthz`,
+		reuseExistingServer: false,
+		timeout: 120_000,
+		stdout: 'ignore',
+		stderr: 'pipe',
+		env: {
+			NODE_ENV: 'production',
+			HOST: '127.0.0.1',
+			PORT: String(port),
+			AUTH_URL: baseURL,
+			APP_URL: baseURL,
+			AUTH_SECRET: randomBytes(32).toString('base64'),
+			DATABASE_URL: `file:${path.join(process.env.E2E_DB_DIR, 'store.db')}`,
+			ADMIN_EMAIL,
+			ADMIN_PASSWORD,
+			// Empty wins over a developer's .env and counts as unset: nothing optional is on.
+			SVC_API_URL: '',
+			SVC_ADMIN_OAUTH_CLIENT_ID: '',
+			SVC_ADMIN_OAUTH_CLIENT_SECRET: '',
+			SVC_WORKLOAD_CREDENTIAL: '',
+			EMAIL_SERVICE_API_KEY: '',
+			REDIS_URL: '',
+		},
+	},
+})
