@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { resolve } from 'node:path'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm test [-- --skip-e2e]
@@ -17,7 +18,8 @@ missing and running as root).`)
 }
 
 const CHROMIUM = '/usr/bin/chromium'
-const REPORTS = 'tests/.tmp/reports'
+// Absolute: Playwright resolves a relative report path against its config's folder.
+const REPORTS = resolve('tests/.tmp/reports')
 rmSync(REPORTS, { recursive: true, force: true })
 mkdirSync(REPORTS, { recursive: true })
 
@@ -93,4 +95,4 @@ console.log(`vitest: ${JSON.stringify(suites[0])}  playwright: ${JSON.stringify(
 if (failedSteps.length > 0 && total.failed === 0) total.failed = failedSteps.length
 console.log(`took ${Math.round((Date.now() - started) / 1000)}s`)
 console.log(`summary: ${total.passed} passed, ${total.failed} failed`)
-process.exit(failedSteps.length > 0 ? 1 : 0)
+process.exit(failedSteps.length > 0 || total.failed > 0 ? 1 : 0)
