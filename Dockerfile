@@ -20,4 +20,5 @@ USER node
 EXPOSE 3000
 # Migrations, the Store and the Store Admin account are ensured at every start (idempotent);
 # the server refuses to start on a weak AUTH_SECRET.
-CMD ["sh", "-c", "npm run init && npm start"]
+# exec: the server (not a shell or npm) receives the platform's SIGTERM.
+CMD ["sh", "-c", "npm run init && exec node build/server.js"]

@@ -3,6 +3,8 @@
  * In production it refuses to start on a bad AUTH_SECRET (spec 5.1) and exits non-zero.
  */
 import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@react-router/express'
 import compression from 'compression'
 import express from 'express'
@@ -19,9 +21,9 @@ if (process.argv.includes('--help')) {
 	console.log(`Usage: npm start | npm run dev
 
 Serves the store on HOST:PORT (default 0.0.0.0:3000). Reads .env when present.
-NODE_ENV=production serves ./build (run \`npm run build\` first) and refuses to
-start unless AUTH_SECRET passes the secret policy; otherwise it runs Vite in
-middleware mode with hot reload.`)
+\`npm start\` runs build/server.js (this file, compiled by \`npm run build\`) with
+NODE_ENV=production: it serves ./build and refuses to start unless AUTH_SECRET
+passes the secret policy. \`npm run dev\` runs Vite in middleware mode with hot reload.`)
 	process.exit(0)
 }
 
@@ -29,6 +31,9 @@ const config = loadConfigOrExit('store')
 if (config.usesDevFallbackSecret) {
 	console.warn('[store] AUTH_SECRET is unset: using the local-only development fallback.')
 }
+
+// scripts/server.ts (dev, via tsx) and build/server.js (production) both sit one level below the root.
+const root = fileURLToPath(new URL('..', import.meta.url))
 
 const app = express()
 app.disable('x-powered-by')
@@ -39,24 +44,26 @@ app.use(compression())
 
 let build: ServerBuild | (() => Promise<ServerBuild>)
 if (config.isProduction) {
-	const buildPath = new URL('../build/server/index.js', import.meta.url)
+	const buildPath = join(root, 'build/server/index.js')
 	if (!existsSync(buildPath)) {
 		console.error('[store] No build found: run `npm run build` first.')
 		process.exit(1)
 	}
-	app.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y' }))
-	app.use(express.static('build/client', { maxAge: '1h' }))
-	build = (await import(buildPath.href)) as ServerBuild
+	// index: false — `/` is a page, not a directory to look for index.html in on every request.
+	const files = { index: false, redirect: false } as const
+	app.use('/assets', express.static(join(root, 'build/client/assets'), { ...files, immutable: true, maxAge: '1y' }))
+	app.use(express.static(join(root, 'build/client'), { ...files, maxAge: '1h' }))
+	build = (await import(pathToFileURL(buildPath).href)) as ServerBuild
 } else {
 	const vite = await import('vite').then(({ createServer }) =>
-		createServer({ server: { middlewareMode: true } }),
+		createServer({ root, server: { middlewareMode: true } }),
 	)
 	app.use(vite.middlewares)
 	build = () =>
 		vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
 }
 
-app.use(express.static('public', { maxAge: '1h' }))
+app.use(express.static(join(root, 'public'), { index: false, redirect: false, maxAge: '1h' }))
 app.use(rejectCrossSiteWrites(config))
 // Pages and data depend on the session: no shared cache may keep them.
 app.use((_req, res, next) => {

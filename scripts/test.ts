@@ -65,7 +65,7 @@ const results: Array<[string, boolean]> = []
 const npx = (args: string[], env?: NodeJS.ProcessEnv) => step(args.join(' '), 'npx', args, env)
 
 results.push(['typecheck', npx(['react-router', 'typegen']) && npx(['tsc'])])
-results.push(['build', npx(['react-router', 'build'])])
+results.push(['build', step('npm run build', 'npm', ['run', 'build'])])
 results.push([
 	'vitest',
 	npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORTS}/vitest.json`]),

@@ -12,14 +12,14 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
 
 test.describe.configure({ mode: 'parallel' })
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const serverScript = path.join(root, 'scripts/server.ts')
-const tsxLoader = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href
+// What `npm start` runs: the compiled server (npm run build).
+const serverScript = path.join(root, 'build/server.js')
 
 /** The AUTH_SECRET line of .env.example, read rather than copied so the test follows the file. */
 function envExampleSecret(): string {
@@ -49,7 +49,7 @@ function startServer(secret: string | undefined) {
 		ADMIN_PASSWORD: 'startup-admin-password',
 	}
 	if (secret !== undefined) env.AUTH_SECRET = secret
-	const child = spawn(process.execPath, ['--import', tsxLoader, serverScript], {
+	const child = spawn(process.execPath, [serverScript], {
 		cwd,
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],

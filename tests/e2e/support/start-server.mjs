@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
-const serverBuild = fileURLToPath(new URL('build/server/index.js', `file://${root}`))
+const serverBuild = fileURLToPath(new URL('build/server.js', `file://${root}`))
 
 if (!existsSync(serverBuild)) {
 	console.error(
@@ -35,7 +35,8 @@ if (init.status !== 0) {
 	process.exit(1)
 }
 
-const server = spawn(process.execPath, [...tsx, 'scripts/server.ts'], {
+// What `npm start` runs: the compiled server, no TypeScript loader in production.
+const server = spawn(process.execPath, ['build/server.js'], {
 	cwd: root,
 	env: process.env,
 	stdio: 'inherit',

@@ -1,0 +1,150 @@
+/**
+ * `npm run bench`: throughput and latency of the built server on a fresh SQLite
+ * database (or DATABASE_URL=postgresql://… for a database you created). Prints
+ * figures; asserts nothing — speed goals live here, never in timed unit tests.
+ */
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+
+if (process.argv.includes('--help')) {
+	console.log(`Usage: npm run bench [-- --seconds N --connections N]
+
+Starts the production build (run \`npm run build\` first) on a free port with a
+fresh SQLite database, then measures: the home page as a guest, /account and
+/admin as signed-in users, a direct admin data request, and email sign-in
+(scrypt). Prints requests/s, latency percentiles and the server's memory.`)
+	process.exit(0)
+}
+
+const arg = (name: string, fallback: number) => {
+	const index = process.argv.indexOf(`--${name}`)
+	return index > 0 ? Number(process.argv[index + 1]) : fallback
+}
+const seconds = arg('seconds', 5)
+const connections = arg('connections', 10)
+
+const port = await new Promise<number>((resolve) => {
+	const probe = createServer().listen(0, '127.0.0.1', () => {
+		const address = probe.address()
+		probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+	})
+})
+const base = `http://127.0.0.1:${port}`
+const dir = mkdtempSync(join(tmpdir(), 'store-bench-'))
+const admin = { email: 'bench-admin@example.com', password: randomBytes(12).toString('hex') }
+
+const server = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
+	stdio: ['ignore', 'ignore', 'inherit'],
+	env: {
+		...process.env,
+		NODE_ENV: 'production',
+		HOST: '127.0.0.1',
+		PORT: String(port),
+		AUTH_URL: base,
+		APP_URL: base,
+		AUTH_SECRET: randomBytes(32).toString('base64'),
+		DATABASE_URL: process.env.DATABASE_URL ?? `file:${join(dir, 'store.db')}`,
+		ADMIN_EMAIL: admin.email,
+		ADMIN_PASSWORD: admin.password,
+	},
+})
+
+/** Waits for the server to exit before deleting its database under it. */
+async function stop() {
+	const exited = new Promise((resolve) => server.once('exit', resolve))
+	server.kill('SIGTERM')
+	await exited
+	rmSync(dir, { recursive: true, force: true })
+}
+
+try {
+	await waitForHealth()
+	const customer = await signUp()
+	const adminCookie = await signIn(admin.email, admin.password)
+
+	const rows = [
+		await measure('GET / (guest)', { url: `${base}/` }),
+		await measure('GET /account (customer)', { url: `${base}/account`, headers: { cookie: customer.cookie } }),
+		await measure('GET /admin/store (admin)', { url: `${base}/admin/store`, headers: { cookie: adminCookie } }),
+		await measure('GET /admin/store.data (admin)', { url: `${base}/admin/store.data`, headers: { cookie: adminCookie } }),
+		await measure('GET /admin (anonymous → 302)', { url: `${base}/admin` }),
+		await measure('POST /sign-in (scrypt)', {
+			url: `${base}/sign-in`,
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+			body: new URLSearchParams({ email: customer.email, password: customer.password }).toString(),
+		}),
+	]
+	console.log(`\n${seconds}s per row, ${connections} connections, ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'fresh SQLite'}\n`)
+	console.table(rows)
+	console.log(`server memory after the run: ${serverRssMb()} MiB RSS`)
+} finally {
+	await stop()
+}
+
+async function measure(title: string, options: autocannon.Options) {
+	const result = await autocannon({ connections, duration: seconds, ...options })
+	const ok = result['2xx'] + result['3xx']
+	return {
+		route: title,
+		'req/s': Math.round(result.requests.average),
+		'p50 ms': result.latency.p50,
+		'p99 ms': result.latency.p99,
+		'ok %': Math.round((ok / Math.max(1, ok + result['4xx'] + result['5xx'] + result.errors)) * 1000) / 10,
+	}
+}
+
+async function waitForHealth() {
+	for (let i = 0; i < 120; i++) {
+		const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false)
+		if (ok) return
+		await new Promise((resolve) => setTimeout(resolve, 500))
+	}
+	throw new Error('the server did not become healthy within 60 s')
+}
+
+function cookiesOf(response: Response) {
+	return response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+}
+
+async function signUp() {
+	const email = `bench-${Date.now()}@example.com`
+	const password = 'bench password 123'
+	const response = await fetch(`${base}/sign-up`, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: { origin: base },
+		body: new URLSearchParams({ name: 'Bench Shopper', email, password }),
+	})
+	if (response.status !== 302) throw new Error(`sign-up answered ${response.status}`)
+	return { email, password, cookie: cookiesOf(response) }
+}
+
+async function signIn(email: string, password: string) {
+	const response = await fetch(`${base}/sign-in`, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: { origin: base },
+		body: new URLSearchParams({ email, password }),
+	})
+	if (response.status !== 302) throw new Error(`sign-in answered ${response.status}`)
+	return cookiesOf(response)
+}
+
+/** Memory of the node process serving requests (the start script's child). */
+function serverRssMb() {
+	try {
+		const children = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim().split(/\s+/)
+		const pid = children.at(-1)
+		const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+		const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+		return Math.round(kb / 1024)
+	} catch {
+		return 'unknown'
+	}
+}
