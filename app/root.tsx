@@ -19,7 +19,10 @@ import { useNonce } from './ui/nonce'
 
 export const middleware: Route.MiddlewareFunction[] = [viewerMiddleware]
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }]
+export const links: Route.LinksFunction = () => [
+	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+	{ rel: 'stylesheet', href: stylesheet },
+]
 
 export async function loader(args: Route.LoaderArgs) {
 	const viewer = await getViewer(args)

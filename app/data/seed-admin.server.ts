@@ -44,7 +44,7 @@ export async function seedAdmin({
 		body: {
 			email: adminEmail,
 			password: password ?? DEFAULT_ADMIN_PASSWORD,
-			name: 'Store Admin',
+			name: 'Administrator',
 			role: 'admin',
 		},
 	})
