@@ -43,6 +43,13 @@ describe('parseForm (bad input gets a clear 4xx and changes nothing)', () => {
 		expect(!long.ok && long.fieldErrors.name).toMatch(/at most 80/)
 	})
 
+	it('treats prototype names as unknown fields, not as Object internals', async () => {
+		for (const key of ['constructor', '__proto__', 'toString']) {
+			const result = await parseForm(post(`name=Shop&${key}=x`), shape)
+			expect(!result.ok && result.formError, key).toBe(`Unexpected field: ${key}`)
+		}
+	})
+
 	it('refuses a field sent twice', async () => {
 		const result = await parseForm(post('name=a&name=b'), shape)
 		expect(!result.ok && result.fieldErrors.name).toMatch(/more than once/)

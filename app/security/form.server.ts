@@ -34,17 +34,18 @@ export async function parseForm<Shape extends z.ZodRawShape>(
 	if (type !== FORM_TYPE) {
 		throw data({ message: `Expected ${FORM_TYPE}` }, { status: 415 })
 	}
-	const fields: Record<string, string> = {}
+	// No prototype: `constructor` or `__proto__` are field names like any other here.
+	const values: Record<string, string> = Object.create(null)
 	for (const [key, value] of new URLSearchParams(await readLimited(request))) {
-		if (key in fields) return formFailure({ [key]: 'Sent more than once' })
-		fields[key] = value
+		if (Object.hasOwn(values, key)) return formFailure({ [key]: 'Sent more than once' })
+		values[key] = value
 	}
-	if (fields[HONEYPOT_FIELD]) {
+	if (values[HONEYPOT_FIELD]) {
 		return formFailure({}, 'This form could not be accepted.')
 	}
-	delete fields[HONEYPOT_FIELD]
+	delete values[HONEYPOT_FIELD]
 
-	const parsed = z.strictObject(shape).safeParse(fields)
+	const parsed = z.strictObject(shape).safeParse(values)
 	if (parsed.success) return { ok: true, data: parsed.data }
 	const fieldErrors: FieldErrors = {}
 	let formError: string | undefined
