@@ -10,6 +10,7 @@ import {
 	serverOrigin,
 	registerShopper,
 	submitSignInForm,
+	submitSignUpForm,
 	test,
 } from './support/fixtures.ts'
 
@@ -17,10 +18,7 @@ test('a shopper signs up, signs out and signs in again (spec 5.3)', async ({ pag
 	const shopper = newShopper()
 
 	await page.goto('/sign-up')
-	await page.getByLabel('Name').fill(shopper.name)
-	await page.getByLabel('Email').fill(shopper.email)
-	await page.getByLabel('Password (8 to 128 characters)').fill(shopper.password)
-	await page.getByRole('button', { name: 'Create account' }).click()
+	await submitSignUpForm(page, shopper)
 
 	await expect(page).toHaveURL('/account')
 	await expect(page.getByTestId('account-email')).toHaveText(shopper.email)
@@ -135,10 +133,7 @@ test.describe('with JavaScript disabled', () => {
 	test('the sign-up form works and signs the shopper in (spec 5.3)', async ({ page }) => {
 		const shopper = newShopper()
 		await page.goto('/sign-up')
-		await page.getByLabel('Name').fill(shopper.name)
-		await page.getByLabel('Email').fill(shopper.email)
-		await page.getByLabel('Password (8 to 128 characters)').fill(shopper.password)
-		await page.getByRole('button', { name: 'Create account' }).click()
+		await submitSignUpForm(page, shopper)
 		await expect(page).toHaveURL('/account')
 		await expect(page.getByTestId('account-email')).toHaveText(shopper.email)
 	})

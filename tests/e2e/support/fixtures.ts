@@ -59,6 +59,14 @@ export async function submitSignInForm(page: Page, email: string, password: stri
 	await page.getByRole('button', { name: 'Sign in' }).click()
 }
 
+/** Fills and submits the sign-up form on the current page, as a person would. */
+export async function submitSignUpForm(page: Page, shopper: Shopper) {
+	await page.getByLabel('Name').fill(shopper.name)
+	await page.getByLabel('Email').fill(shopper.email)
+	await page.getByLabel('Password (8 to 128 characters)').fill(shopper.password)
+	await page.getByRole('button', { name: 'Create account' }).click()
+}
+
 /** The server's origin (tests/playwright.config.ts picks the port once per run). */
 export function serverOrigin() {
 	if (!process.env.E2E_PORT) throw new Error('E2E_PORT is unset: run through tests/playwright.config.ts')
