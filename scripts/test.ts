@@ -52,8 +52,8 @@ function vitestCounts(): Counts | null {
 	return { passed: report.numPassedTests, failed: report.numFailedTests + report.numPendingTests }
 }
 
-function playwrightCounts(): Counts | null {
-	const file = `${REPORTS}/playwright.json`
+function playwrightCounts(engine: string): Counts | null {
+	const file = `${REPORTS}/playwright-${engine}.json`
 	if (!existsSync(file)) return null
 	const { stats } = JSON.parse(readFileSync(file, 'utf8'))
 	return { passed: stats.expected, failed: stats.unexpected + stats.flaky + stats.skipped }
@@ -70,15 +70,21 @@ results.push([
 	'vitest',
 	npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORTS}/vitest.json`]),
 ])
+// End-to-end on the embedded default, then the database-backed specs on PostgreSQL.
+const ENGINES = ['sqlite', 'postgresql']
 if (!skipE2e) {
-	const e2e = ensureChromium() && results[1]?.[1] === true &&
-		npx(['playwright', 'test', '--config', 'tests/playwright.config.ts', '--reporter=list,json'], {
-			PLAYWRIGHT_JSON_OUTPUT_NAME: `${REPORTS}/playwright.json`,
-		})
-	results.push(['playwright', e2e])
+	const ready = ensureChromium() && results[1]?.[1] === true
+	for (const engine of ENGINES) {
+		const e2e = ready &&
+			npx(['playwright', 'test', '--config', 'tests/playwright.config.ts', '--reporter=list,json'], {
+				E2E_DATABASE: engine,
+				PLAYWRIGHT_JSON_OUTPUT_NAME: `${REPORTS}/playwright-${engine}.json`,
+			})
+		results.push([`playwright (${engine})`, e2e])
+	}
 }
 
-const suites = [vitestCounts(), skipE2e ? { passed: 0, failed: 0 } : playwrightCounts()]
+const suites = [vitestCounts(), ...(skipE2e ? [] : ENGINES.map(playwrightCounts))]
 const total = suites.reduce<Counts>(
 	(sum, counts) => ({
 		passed: sum.passed + (counts?.passed ?? 0),
@@ -91,7 +97,8 @@ const failedSteps = results.filter(([, ok]) => !ok).map(([name]) => name)
 
 console.log('')
 for (const [name, ok] of results) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}`)
-console.log(`vitest: ${JSON.stringify(suites[0])}  playwright: ${JSON.stringify(suites[1])}`)
+const names = ['vitest', ...(skipE2e ? [] : ENGINES.map((engine) => `playwright (${engine})`))]
+console.log(names.map((name, i) => `${name}: ${JSON.stringify(suites[i])}`).join('  '))
 if (failedSteps.length > 0 && total.failed === 0) total.failed = failedSteps.length
 console.log(`took ${Math.round((Date.now() - started) / 1000)}s`)
 console.log(`summary: ${total.passed} passed, ${total.failed} failed`)

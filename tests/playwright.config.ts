@@ -12,6 +12,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './e2e/support/credentials.ts'
+import { createTestDatabase, testDatabaseUrl } from './helpers/postgres.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -33,11 +34,22 @@ function freePort(): Promise<number> {
 process.env.E2E_PORT ??= String(await freePort())
 process.env.E2E_DB_DIR ??= mkdtempSync(path.join(tmpdir(), 'store-e2e-'))
 
+// E2E_DATABASE=postgresql runs the database-backed specs against a fresh PostgreSQL
+// database (created here once, dropped in the global teardown) instead of SQLite.
+const engine = process.env.E2E_DATABASE === 'postgresql' ? 'postgresql' : 'sqlite'
+if (engine === 'postgresql') process.env.E2E_PG_DATABASE ??= (await createTestDatabase('store_e2e')).name
+const databaseUrl =
+	engine === 'postgresql'
+		? testDatabaseUrl(process.env.E2E_PG_DATABASE ?? '')
+		: `file:${path.join(process.env.E2E_DB_DIR, 'store.db')}`
+
 const port = Number(process.env.E2E_PORT)
 const baseURL = `http://127.0.0.1:${port}`
 
 export default defineConfig({
 	testDir: './e2e',
+	// Headers and start-up refusals do not touch the database: once, on SQLite, is enough.
+	testMatch: engine === 'postgresql' ? ['auth.spec.ts', 'admin.spec.ts'] : undefined,
 	outputDir: path.join(root, 'test-results'),
 	globalTeardown: './e2e/support/global-teardown.ts',
 	timeout: 30_000,
@@ -63,7 +75,7 @@ export default defineConfig({
 			],
 		},
 	},
-	projects: [{ name: 'chromium' }],
+	projects: [{ name: `chromium-${engine}` }],
 	webServer: {
 		command: 'node tests/e2e/support/start-server.mjs',
 		cwd: root,
@@ -79,7 +91,7 @@ export default defineConfig({
 			AUTH_URL: baseURL,
 			APP_URL: baseURL,
 			AUTH_SECRET: randomBytes(32).toString('base64'),
-			DATABASE_URL: `file:${path.join(process.env.E2E_DB_DIR, 'store.db')}`,
+			DATABASE_URL: databaseUrl,
 			ADMIN_EMAIL,
 			ADMIN_PASSWORD,
 			// Empty wins over a developer's .env and counts as unset: nothing optional is on.
