@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { safeRedirect, signInUrlFor } from './safe-redirect'
+import { safeRedirect, signInUrlFor, withRedirect } from './safe-redirect'
 
 describe('safeRedirect (redirectTo only ever leads to a path on this site)', () => {
 	it.each(['/account', '/admin/store?tab=1#top', '/a/b/c'])('keeps the local path %s', (path) => {
@@ -43,5 +43,16 @@ describe('signInUrlFor', () => {
 	it('returns to the page, not the data URL, for a data request', () => {
 		const request = new Request('http://store.test/admin/store.data?_routes=routes%2Fadmin%2Fstore')
 		expect(signInUrlFor(request)).toBe('/sign-in?redirectTo=%2Fadmin%2Fstore')
+	})
+})
+
+describe('withRedirect (redirectTo carried between sign-in and sign-up)', () => {
+	it('carries a local path', () => {
+		expect(withRedirect('/sign-up', '/admin/store?x=1')).toBe('/sign-up?redirectTo=%2Fadmin%2Fstore%3Fx%3D1')
+	})
+
+	it('drops a foreign or empty target', () => {
+		expect(withRedirect('/sign-up', '//evil.example')).toBe('/sign-up')
+		expect(withRedirect('/sign-up', '')).toBe('/sign-up')
 	})
 })

@@ -35,3 +35,9 @@ export function signInUrlFor(request: Request): string {
 	const redirectTo = safeRedirect(path + (query ? `?${query}` : ''))
 	return `/sign-in?${new URLSearchParams({ redirectTo })}`
 }
+
+/** `path` carrying a `redirectTo` onward (between sign-in and sign-up), only when it is safe. */
+export function withRedirect(path: string, redirectTo: string) {
+	const target = safeRedirect(redirectTo, '')
+	return target ? `${path}?${new URLSearchParams({ redirectTo: target })}` : path
+}

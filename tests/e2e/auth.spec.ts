@@ -168,6 +168,29 @@ test.describe('redirectTo after sign-in stays on this site', () => {
 		expect(honoured.headers().location).toBe('/?from=sign-in')
 	})
 
+	test('redirectTo survives the detour from sign-in to sign-up', async ({ page, request }) => {
+		await page.goto('/account')
+		await expect(page).toHaveURL('/sign-in?redirectTo=%2Faccount')
+		await page.getByRole('link', { name: 'Create an account' }).click()
+		await expect(page).toHaveURL('/sign-up?redirectTo=%2Faccount')
+		const shopper = newShopper()
+		await submitSignUpForm(page, shopper)
+		await expect(page).toHaveURL('/account')
+		await expect(page.getByTestId('account-email')).toHaveText(shopper.email)
+
+		// The same rule as sign-in: a foreign target is dropped, and a local one honoured.
+		const cases: Array<[string, string]> = [['//evil.example', '/account'], ['/?from=sign-up', '/?from=sign-up']]
+		for (const [redirectTo, expected] of cases) {
+			const other = newShopper()
+			const response = await request.post('/sign-up', {
+				form: { name: other.name, email: other.email, password: other.password, redirectTo },
+				maxRedirects: 0,
+			})
+			expect(response.status(), redirectTo).toBe(302)
+			expect(response.headers().location, redirectTo).toBe(expected)
+		}
+	})
+
 	for (const redirectTo of ['https://evil.example', '//evil.example']) {
 		test(`the browser lands on a same-origin page for redirectTo=${redirectTo} (spec 5: sign-in)`, async ({ page }) => {
 			const shopper = await registerShopper()

@@ -2,7 +2,7 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'reac
 import type { Route } from './+types/sign-in'
 import { signInWithEmail } from '../../auth/credentials.server'
 import { requireGuest } from '../../auth/guards.server'
-import { safeRedirect } from '../../auth/safe-redirect'
+import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
 import { fields, formFailure, parseForm } from '../../security/form.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 
@@ -34,7 +34,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function SignIn({ actionData }: Route.ComponentProps) {
-	const [searchParams] = useSearchParams()
+	const redirectTo = useSearchParams()[0].get('redirectTo') ?? ''
 	const pending = useNavigation().state === 'submitting'
 	const errors = actionData && !actionData.ok ? actionData : undefined
 	return (
@@ -51,14 +51,14 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
 					required
 					error={errors?.fieldErrors.password}
 				/>
-				<input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
+				<input type="hidden" name="redirectTo" value={redirectTo} />
 				<Honeypot />
 				<button type="submit" disabled={pending}>
 					{pending ? 'Signing in…' : 'Sign in'}
 				</button>
 			</Form>
 			<p>
-				New here? <Link to="/sign-up">Create an account</Link>
+				New here? <Link to={withRedirect('/sign-up', redirectTo)}>Create an account</Link>
 			</p>
 			<p className="hint">
 				Forgotten passwords cannot be recovered yet: there is no reset by email.

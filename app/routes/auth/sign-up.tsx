@@ -1,7 +1,8 @@
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
 import type { Route } from './+types/sign-up'
 import { signUpWithEmail } from '../../auth/credentials.server'
 import { requireGuest } from '../../auth/guards.server'
+import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
 import { fields, formFailure, parseForm } from '../../security/form.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 
@@ -17,10 +18,12 @@ export async function action({ request }: Route.ActionArgs) {
 		name: fields.name,
 		email: fields.email,
 		password: fields.password,
+		redirectTo: fields.redirectTo,
 	})
 	if (!form.ok) return data(form, { status: 400 })
 
-	const result = await signUpWithEmail({ ...form.data, request })
+	const { redirectTo, ...account } = form.data
+	const result = await signUpWithEmail({ ...account, request })
 	if (!result.ok) {
 		const taken = result.code.includes('ALREADY_EXISTS')
 		const failure = taken
@@ -28,10 +31,11 @@ export async function action({ request }: Route.ActionArgs) {
 			: formFailure({}, 'The account could not be created. Check the fields and try again.')
 		return data(failure, { status: taken ? 409 : 400 })
 	}
-	throw redirect('/account', { headers: result.headers })
+	throw redirect(safeRedirect(redirectTo, '/account'), { headers: result.headers })
 }
 
 export default function SignUp({ actionData }: Route.ComponentProps) {
+	const redirectTo = useSearchParams()[0].get('redirectTo') ?? ''
 	const pending = useNavigation().state === 'submitting'
 	const errors = actionData && !actionData.ok ? actionData : undefined
 	return (
@@ -49,13 +53,14 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
 					required
 					error={errors?.fieldErrors.password}
 				/>
+				<input type="hidden" name="redirectTo" value={redirectTo} />
 				<Honeypot />
 				<button type="submit" disabled={pending}>
 					{pending ? 'Creating account…' : 'Create account'}
 				</button>
 			</Form>
 			<p>
-				Already registered? <Link to="/sign-in">Sign in</Link>
+				Already registered? <Link to={withRedirect('/sign-in', redirectTo)}>Sign in</Link>
 			</p>
 			<p className="hint">
 				There is no password recovery yet: keep your password somewhere safe.
