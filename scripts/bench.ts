@@ -6,10 +6,10 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
+import { cookieHeader, freePort } from '../tests/helpers/http'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm run bench [-- --seconds N --connections N]
@@ -28,12 +28,7 @@ const arg = (name: string, fallback: number) => {
 const seconds = arg('seconds', 5)
 const connections = arg('connections', 10)
 
-const port = await new Promise<number>((resolve) => {
-	const probe = createServer().listen(0, '127.0.0.1', () => {
-		const address = probe.address()
-		probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-	})
-})
+const port = await freePort()
 const base = `http://127.0.0.1:${port}`
 const dir = mkdtempSync(join(tmpdir(), 'store-bench-'))
 const admin = { email: 'bench-admin@example.com', password: randomBytes(12).toString('hex') }
@@ -108,32 +103,25 @@ async function waitForHealth() {
 	throw new Error('the server did not become healthy within 60 s')
 }
 
-function cookiesOf(response: Response) {
-	return response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+/** Posts a form as the browser would and returns the session cookies of its redirect. */
+async function postForm(path: string, fields: Record<string, string>) {
+	const response = await fetch(`${base}${path}`, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: { origin: base },
+		body: new URLSearchParams(fields),
+	})
+	if (response.status !== 302) throw new Error(`${path} answered ${response.status}`)
+	return cookieHeader(response.headers)
 }
 
 async function signUp() {
-	const email = `bench-${Date.now()}@example.com`
-	const password = 'bench password 123'
-	const response = await fetch(`${base}/sign-up`, {
-		method: 'POST',
-		redirect: 'manual',
-		headers: { origin: base },
-		body: new URLSearchParams({ name: 'Bench Shopper', email, password }),
-	})
-	if (response.status !== 302) throw new Error(`sign-up answered ${response.status}`)
-	return { email, password, cookie: cookiesOf(response) }
+	const account = { name: 'Bench Shopper', email: `bench-${Date.now()}@example.com`, password: 'bench password 123' }
+	return { ...account, cookie: await postForm('/sign-up', account) }
 }
 
-async function signIn(email: string, password: string) {
-	const response = await fetch(`${base}/sign-in`, {
-		method: 'POST',
-		redirect: 'manual',
-		headers: { origin: base },
-		body: new URLSearchParams({ email, password }),
-	})
-	if (response.status !== 302) throw new Error(`sign-in answered ${response.status}`)
-	return cookiesOf(response)
+function signIn(email: string, password: string) {
+	return postForm('/sign-in', { email, password })
 }
 
 /** Memory of the node process serving requests (the start script's child). */

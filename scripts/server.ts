@@ -35,6 +35,9 @@ if (config.usesDevFallbackSecret) {
 // scripts/server.ts (dev, via tsx) and build/server.js (production) both sit one level below the root.
 const root = fileURLToPath(new URL('..', import.meta.url))
 
+// index: false — `/` is a page, not a directory to look for index.html in on every request.
+const files = { index: false, redirect: false } as const
+
 const app = express()
 app.disable('x-powered-by')
 // Only the configured number of proxies may speak for the client's address.
@@ -49,8 +52,6 @@ if (config.isProduction) {
 		console.error('[store] No build found: run `npm run build` first.')
 		process.exit(1)
 	}
-	// index: false — `/` is a page, not a directory to look for index.html in on every request.
-	const files = { index: false, redirect: false } as const
 	app.use('/assets', express.static(join(root, 'build/client/assets'), { ...files, immutable: true, maxAge: '1y' }))
 	app.use(express.static(join(root, 'build/client'), { ...files, maxAge: '1h' }))
 	build = (await import(pathToFileURL(buildPath).href)) as ServerBuild
@@ -63,7 +64,7 @@ if (config.isProduction) {
 		vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
 }
 
-app.use(express.static(join(root, 'public'), { index: false, redirect: false, maxAge: '1h' }))
+app.use(express.static(join(root, 'public'), { ...files, maxAge: '1h' }))
 app.use(rejectCrossSiteWrites(config))
 // Pages and data depend on the session: no shared cache may keep them.
 app.use((_req, res, next) => {

@@ -6,29 +6,15 @@
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './e2e/support/credentials.ts'
+import { freePort } from './helpers/http.ts'
 import { createTestDatabase, testDatabaseUrl } from './helpers/postgres.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-
-/** A port nobody listens on right now (asked of the OS, not guessed). */
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer()
-		server.unref()
-		server.on('error', reject)
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address()
-			const port = typeof address === 'object' && address ? address.port : 0
-			server.close(() => resolve(port))
-		})
-	})
-}
 
 // The config is evaluated again in every worker; workers inherit these from the main process.
 process.env.E2E_PORT ??= String(await freePort())

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { RouterContextProvider } from 'react-router'
-import { sessionCookie, uniqueEmail } from '../../tests/helpers/databases'
+import { uniqueEmail } from '../../tests/helpers/databases'
+import { cookieHeader } from '../../tests/helpers/http'
 
 // The guards read the process-wide client and auth instance: point them at this run's SQLite.
 process.env.DATABASE_URL = inject('databases').sqlite
@@ -31,7 +32,7 @@ async function run<T>(guard: typeof getViewer | typeof requireUser | typeof requ
 
 async function signIn(email: string, password: string) {
 	const { headers } = await getAuth().api.signInEmail({ body: { email, password }, returnHeaders: true })
-	return sessionCookie(headers)
+	return cookieHeader(headers)
 }
 
 async function newCustomer() {
@@ -40,7 +41,7 @@ async function newCustomer() {
 		body: { email, password: 'correct horse battery', name: 'Shopper' },
 		returnHeaders: true,
 	})
-	return { cookie: sessionCookie(headers), userId: response.user.id }
+	return { cookie: cookieHeader(headers), userId: response.user.id }
 }
 
 let adminCookie: string

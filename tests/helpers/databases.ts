@@ -1,4 +1,5 @@
 import { inject } from 'vitest'
+import { cookieHeader } from './http'
 import { type Auth, createAuth } from '../../app/auth/auth.server'
 import { parseConfig } from '../../app/config/env.server'
 import type { DatabaseProvider } from '../../app/data/database-url'
@@ -38,13 +39,5 @@ export async function signUpCustomer(auth: Auth, email = uniqueEmail()) {
 		body: { name: 'Test Shopper', email, password: 'correct horse battery' },
 		returnHeaders: true,
 	})
-	return { userId: response.user.id, email, cookie: sessionCookie(headers) }
-}
-
-/** The `name=value` pairs of a response's Set-Cookie headers, as a request Cookie header. */
-export function sessionCookie(headers: Headers) {
-	return headers
-		.getSetCookie()
-		.map((cookie) => cookie.split(';')[0])
-		.join('; ')
+	return { userId: response.user.id, email, cookie: cookieHeader(headers) }
 }
