@@ -1,5 +1,21 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { safeRedirect, signInUrlFor, withRedirect } from './safe-redirect'
+import { isSafeLocalPath, safeRedirect, signInUrlFor, withRedirect } from './safe-redirect'
+
+const ORIGIN = 'https://store.example'
+
+/** What a browser does with a Location header: resolve it against the page's URL. */
+function landsOn(location: string) {
+	return new URL(location, `${ORIGIN}/sign-in`).origin
+}
+
+/** Strings built from the pieces open-redirect tricks are made of (issue 5.1). */
+const PIECES = [
+	'/', '\\', '.', '..', '%2e', '%2E', '%2e%2e', '%2f', '%2F', '%5c', '%5C', '%25', '%252f', '%252e',
+	'%09', '%0a', '%00', '%20', ' ', '\t', '\n', '\r', '\u0000', '\u001f', '\u007f', '\u00a0', '\u2028',
+	'\u3000', '\ufeff', 'evil.example', 'a', '@', ':', '?', '#', 'http:', 'https:', '//', '/\\', '%',
+]
+const trickyString = fc.array(fc.constantFrom(...PIECES), { maxLength: 12 }).map((parts) => parts.join(''))
 
 describe('safeRedirect (redirectTo only ever leads to a path on this site)', () => {
 	it.each(['/account', '/admin/store?tab=1#top', '/a/b/c'])('keeps the local path %s', (path) => {
@@ -31,6 +47,56 @@ describe('safeRedirect (redirectTo only ever leads to a path on this site)', () 
 
 	it('normalises dot segments so they stay on this site', () => {
 		expect(safeRedirect('/a/../../b')).toBe('/b')
+	})
+
+	it.each([
+		'/.//evil.example',
+		'/./\\evil.example',
+		'/a/..//evil.example',
+		'/%2e//evil.example',
+		'/%2e%2e//evil.example',
+		'/%2E%2E/%2F/evil.example',
+		'/a/%2e%2e%2f%2e%2e%2f/evil.example',
+		'/%252f%252fevil.example',
+		'/%2F%2e%2e/evil.example',
+		'/x/..%2F..%2F%2Fevil.example',
+	])('falls back for the dot-segment family %j (issue 5.1: open redirect)', (target) => {
+		expect(safeRedirect(target, '/fallback')).toBe('/fallback')
+	})
+
+	it('never lets an unsafe fallback through', () => {
+		expect(safeRedirect('//evil.example', '//evil.example')).toBe('/')
+		expect(safeRedirect(null, '/.//evil.example')).toBe('/')
+	})
+
+	it('only ever returns a same-origin path, whatever the input (property, issue 5.1)', () => {
+		fc.assert(
+			fc.property(fc.oneof(trickyString, fc.string(), fc.string({ unit: 'binary' })), (input) => {
+				const out = safeRedirect(input, '/fallback')
+				expect(out).toMatch(/^\/(?![/\\])/)
+				expect(isSafeLocalPath(out)).toBe(true)
+				expect(landsOn(out)).toBe(ORIGIN)
+				// However many times a proxy or router decodes it, it stays a path here.
+				let decoded = out
+				for (let i = 0; i < 3; i++) {
+					decoded = decodeURIComponent(decoded)
+					expect(decoded).toMatch(/^\/(?![/\\])/)
+					expect(landsOn(decoded)).toBe(ORIGIN)
+					expect(new URL(decoded, ORIGIN).pathname).toMatch(/^\/(?![/\\])/)
+				}
+			}),
+			{ numRuns: 20_000 },
+		)
+	})
+
+	it('keeps ordinary local targets unchanged (property)', () => {
+		const segment = fc.stringMatching(/^[a-z0-9_-]{1,12}$/)
+		fc.assert(
+			fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), (segments) => {
+				const path = `/${segments.join('/')}`
+				expect(safeRedirect(path, '/fallback')).toBe(path)
+			}),
+		)
 	})
 })
 

@@ -1,28 +1,71 @@
 /**
- * `redirectTo` survives sign-in but may only lead to a path on this site:
- * one leading slash, no `//` or `\` (browsers treat `/\evil.com` as `//evil.com`),
- * no control characters, and it must stay on our origin once resolved.
+ * `redirectTo` survives sign-in but may only lead to a path on this site.
+ *
+ * The guarantee is a property of the OUTPUT, whatever the input (issue 5.1): the
+ * result is a same-origin path — one `/`, then neither `/` nor `\` — and it stays
+ * one after every further percent-decoding and dot-segment resolution a browser,
+ * proxy or router might apply. Inputs are not patched up: anything doubtful
+ * (whitespace, control characters, backslashes, undecodable escapes, or a form
+ * that resolves elsewhere) gives the fallback.
  */
 export const DEFAULT_REDIRECT = '/'
 
+const BASE = 'http://same-origin.invalid'
+const MAX_LENGTH = 2048
+// Browsers drop tabs and newlines inside URLs and trim spaces and C0 controls around
+// them; a backslash is a slash in http URLs. None of these belongs in a path we emit.
+const DOUBTFUL = /[\s\u0000-\u001f\u007f-\u009f\\]/u
+const ONE_LEADING_SLASH = /^\/(?![/\\])/
+
+/** `to` as a path on this site, or `fallback` (itself checked) when it is not one. */
 export function safeRedirect(
 	to: FormDataEntryValue | string | null | undefined,
 	fallback: string = DEFAULT_REDIRECT,
 ): string {
-	if (typeof to !== 'string' || to === '') return fallback
-	if (!to.startsWith('/') || to.startsWith('//')) return fallback
-	if (to.includes('\\') || /[\u0000-\u001f\u007f]/.test(to)) return fallback
-	let decoded: string
-	try {
-		decoded = decodeURIComponent(to)
-	} catch {
-		return fallback
+	const target = typeof to === 'string' ? resolveLocal(to) : null
+	if (target !== null) return target
+	if (fallback === '' || isSafeLocalPath(fallback)) return fallback
+	return DEFAULT_REDIRECT
+}
+
+/** Whether `path` is a same-origin path under every decoding (the output property). */
+export function isSafeLocalPath(path: string): boolean {
+	if (path.length > MAX_LENGTH || !ONE_LEADING_SLASH.test(path) || DOUBTFUL.test(path)) return false
+	if (resolveOnBase(path) !== path) return false
+	let decoded = path
+	// Nested encodings (%252F…) unwrap one layer a round; more than a few layers is refused.
+	for (let round = 0; round < 4; round++) {
+		let next: string
+		try {
+			next = decodeURIComponent(decoded)
+		} catch {
+			return false
+		}
+		if (next === decoded) return true
+		if (!ONE_LEADING_SLASH.test(next) || DOUBTFUL.test(next)) return false
+		const resolved = resolveOnBase(next)
+		if (resolved === null || !ONE_LEADING_SLASH.test(resolved)) return false
+		decoded = next
 	}
-	if (decoded.startsWith('//') || decoded.includes('\\')) return fallback
-	const base = 'http://same-origin.invalid'
-	const resolved = new URL(to, base)
-	if (resolved.origin !== base) return fallback
-	return resolved.pathname + resolved.search + resolved.hash
+	return false
+}
+
+function resolveLocal(to: string): string | null {
+	if (!ONE_LEADING_SLASH.test(to) || DOUBTFUL.test(to) || to.length > MAX_LENGTH) return null
+	const resolved = resolveOnBase(to)
+	return resolved !== null && isSafeLocalPath(resolved) ? resolved : null
+}
+
+/** The path, query and fragment `to` names on this origin, or null when it names another. */
+function resolveOnBase(to: string): string | null {
+	let url: URL
+	try {
+		url = new URL(to, BASE)
+	} catch {
+		return null
+	}
+	if (url.origin !== BASE) return null
+	return url.pathname + url.search + url.hash
 }
 
 /** The sign-in URL that brings the user back to `request`'s path afterwards. */

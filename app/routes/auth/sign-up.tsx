@@ -9,7 +9,8 @@ import { Field, FormError, Honeypot } from '../../ui/forms'
 export const meta = () => [{ title: 'Create an account' }]
 
 export async function loader(args: Route.LoaderArgs) {
-	await requireGuest(args)
+	const redirectTo = new URL(args.request.url).searchParams.get('redirectTo')
+	await requireGuest(args, safeRedirect(redirectTo, '/account'))
 	return null
 }
 
