@@ -25,6 +25,8 @@ describe('configuration (spec 5: configuration values, rules 1-2)', () => {
 		['known-default', 'better-auth-secret-12345678901234567890'],
 		['dev-fallback', DEV_FALLBACK_AUTH_SECRET],
 		['low-entropy', 'ab'.repeat(24)],
+		['guessable', 'qwertyuiopasdfghjklzxcvbnm123456'],
+		['guessable', 'my-super-secret-auth-key-for-the-store-2024'],
 	])('refuses production with a %s secret and never prints it', (rule, secret) => {
 		const message = startFailure({ NODE_ENV: 'production', AUTH_SECRET: secret })
 		expect(message).toContain(`[rule: ${rule}]`)

@@ -13,10 +13,19 @@
  * - the secret is not a unit repeated (any period up to half its length);
  * - fewer than half of neighbouring characters are equal or consecutive
  *   ("abcdef...", "aaaa...", "987654...").
+ *
+ * Guessability check (issue 5.7, docs/decisions/009-strength-rules.md), after the above:
+ * - zxcvbn-ts (common passwords, keyboard graphs, English words) estimates at least
+ *   10^24 guesses (~80 bits); keyboard runs such as "qwertyuiop…" score far lower;
+ * - less than half of the secret reads as dictionary words ("my-super-secret-…").
  */
+import { estimate, readableShare } from './strength.server'
+
 
 export const MIN_AUTH_SECRET_LENGTH = 32
 export const MIN_AUTH_SECRET_BITS = 128
+export const MIN_AUTH_SECRET_GUESSES_LOG10 = 24
+export const MAX_AUTH_SECRET_READABLE_SHARE = 0.5
 
 /** Used in development and test when AUTH_SECRET is unset; production rejects it by name. */
 export const DEV_FALLBACK_AUTH_SECRET =
@@ -44,6 +53,7 @@ export type SecretRule =
 	| 'known-default'
 	| 'dev-fallback'
 	| 'low-entropy'
+	| 'guessable'
 
 export type SecretVerdict =
 	| { ok: true }
@@ -86,7 +96,22 @@ export function checkAuthSecret(secret: string | undefined): SecretVerdict {
 			reason: `AUTH_SECRET fails the entropy check (${weakness})`,
 		}
 	}
+	const guessable = guessability(secret)
+	if (guessable) {
+		return { ok: false, rule: 'guessable', reason: `AUTH_SECRET is guessable (${guessable})` }
+	}
 	return { ok: true }
+}
+
+/** Why a secret that passed the entropy check still looks chosen by a person, or null. */
+export function guessability(secret: string): string | null {
+	if (estimate(secret).guessesLog10 < MIN_AUTH_SECRET_GUESSES_LOG10) {
+		return 'a strength estimator finds keyboard patterns, common passwords or words in it'
+	}
+	if (readableShare(secret) >= MAX_AUTH_SECRET_READABLE_SHARE) {
+		return 'half or more of it reads as dictionary words'
+	}
+	return null
 }
 
 /** Why a secret of sufficient length still looks guessable, or null. */
