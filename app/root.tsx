@@ -15,9 +15,11 @@ import { viewerMiddleware } from './auth/viewer.server'
 import { repositoriesFor } from './data/repositories.server'
 import { isAdmin } from './data/viewer'
 import stylesheet from './ui/app.css?url'
+import { FlashNotice } from './ui/flash'
+import { flashMiddleware, readFlash } from './ui/flash.server'
 import { useNonce } from './ui/nonce'
 
-export const middleware: Route.MiddlewareFunction[] = [viewerMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [viewerMiddleware, flashMiddleware]
 
 export const links: Route.LinksFunction = () => [
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
@@ -29,6 +31,7 @@ export async function loader(args: Route.LoaderArgs) {
 	const store = await repositoriesFor(viewer).store.profile()
 	return {
 		storeName: store.name,
+		flash: readFlash(args.context),
 		viewer:
 			viewer.kind === 'user'
 				? { signedIn: true as const, name: viewer.name, isAdmin: isAdmin(viewer) }
@@ -56,7 +59,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					    loader ran) the viewer is unknown: show no account links rather than wrong ones. */}
 					{root ? <AccountNav viewer={root.viewer} /> : null}
 				</header>
-				<main>{children}</main>
+				<main>
+					{root?.flash ? <FlashNotice flash={root.flash} /> : null}
+					{children}
+				</main>
 				<ScrollRestoration nonce={nonce} />
 				<Scripts nonce={nonce} />
 			</body>
@@ -91,7 +97,18 @@ export default function App() {
 	return <Outlet />
 }
 
+/** The browser tab's title for an error page (issue 5.11: 403 and 404 pages had none). */
+function errorTitle(status: number) {
+	if (status === 403) return 'Forbidden'
+	if (status === 404) return 'Not found'
+	if (status === 413) return 'Too large'
+	if (status === 429) return 'Too many requests'
+	return 'Error'
+}
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+	const storeName = useRouteLoaderData<typeof loader>('root')?.storeName
+	const titled = (title: string) => <title>{storeName ? `${title} · ${storeName}` : title}</title>
 	if (isRouteErrorResponse(error)) {
 		const message =
 			typeof error.data === 'object' && error.data && 'message' in error.data
@@ -99,7 +116,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 				: error.statusText
 		return (
 			<section className="error-page">
-				<h1>{error.status === 403 ? 'Forbidden' : error.status === 404 ? 'Not found' : 'Error'}</h1>
+				{titled(errorTitle(error.status))}
+				<h1>{errorTitle(error.status)}</h1>
 				<p>{message || 'Something went wrong.'}</p>
 				<p className="status">HTTP {error.status}</p>
 				<Link to="/">Back to the store</Link>
@@ -109,6 +127,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 	// Never show a stack or server message to the browser: it could carry configuration.
 	return (
 		<section className="error-page">
+			{titled('Something went wrong')}
 			<h1>Something went wrong</h1>
 			<p>The error has been logged. Please try again.</p>
 			<Link to="/">Back to the store</Link>

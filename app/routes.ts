@@ -6,6 +6,7 @@ export default [
 	route('sign-in', 'routes/auth/sign-in.tsx'),
 	route('sign-out', 'routes/auth/sign-out.tsx'),
 	route('account', 'routes/account/account.tsx'),
+	route('account/password', 'routes/account/password.tsx'),
 
 	// Everything under /admin sits below the guard in this layout (its middleware).
 	...prefix('admin', [

@@ -43,6 +43,14 @@ if (outcome.kind === 'not-admin') {
 			'it was not promoted. Set ADMIN_EMAIL to an unused address.',
 	)
 }
+if (outcome.kind === 'weak-password') {
+	console.error(
+		`[init] ADMIN_PASSWORD is refused: ${outcome.reason} Choose a stronger one (the same rules as sign-up); ` +
+			'no Store Admin account was created.',
+	)
+	await db.$disconnect()
+	process.exit(1)
+}
 if (outcome.usedDefaults) {
 	const line = '!'.repeat(72)
 	console.warn(

@@ -31,6 +31,12 @@ const config = loadConfigOrExit('store')
 if (config.usesDevFallbackSecret) {
 	console.warn('[store] AUTH_SECRET is unset: using the local-only development fallback.')
 }
+if (config.isProduction && !config.publicUrlConfigured) {
+	console.warn(
+		`[store] WARNING: AUTH_URL and APP_URL are not set; the public URL is assumed to be ${config.appUrl}. ` +
+			'Set both to the real https:// address before the store is reachable from the internet.',
+	)
+}
 
 // scripts/server.ts (dev, via tsx) and build/server.js (production) both sit one level below the root.
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -91,6 +97,22 @@ const server = app.listen(config.port, config.host, () => {
 	console.log(`[store] listening on http://localhost:${port} (${config.nodeEnv})`)
 })
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.on(signal, () => server.close(() => process.exit(0)))
+/**
+ * Stops on SIGINT/SIGTERM whichever process receives them (issue 5.11: `npm start` execs
+ * this process, so npm's forwarded signal reaches it). New connections are refused at once,
+ * requests in flight get a few seconds, idle keep-alive connections are closed now.
+ */
+const SHUTDOWN_GRACE_MS = 5_000
+let stopping = false
+function shutdown(signal: string) {
+	if (stopping) return
+	stopping = true
+	console.log(`[store] ${signal}: shutting down`)
+	server.close(() => process.exit(0))
+	server.closeIdleConnections()
+	setTimeout(() => {
+		server.closeAllConnections()
+		process.exit(0)
+	}, SHUTDOWN_GRACE_MS).unref()
 }
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal))

@@ -5,6 +5,7 @@
 import { execSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { parseConfig } from '../app/config/env.server'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm run setup
@@ -25,4 +26,8 @@ if (!existsSync('.env')) {
 
 execSync('npm run build', { stdio: 'inherit' })
 execSync('npm run init', { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
-console.log('[setup] done: `npm start` serves the store on http://localhost:3000')
+
+// Name the address `npm start` will really use: the same .env and environment it reads.
+process.loadEnvFile('.env')
+const config = parseConfig(process.env)
+console.log(`[setup] done: \`npm start\` serves the store on ${config.appUrl}`)

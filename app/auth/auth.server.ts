@@ -5,6 +5,16 @@ import { type Config, getConfig } from '../config/env.server'
 import { type Db, getDb } from '../data/db.server'
 import { runtimeStoreId } from '../data/runtime-store.server'
 import { CLIENT_IP_HEADER } from '../security/http.server'
+import { accountRules } from './account-rules.server'
+
+const adminPlugin = () => admin({ defaultRole: 'user', adminRoles: ['admin'] })
+
+/**
+ * Issue 5.4, docs/decisions/010-admin-api-surface.md: the admin plugin gives roles, bans
+ * and the server-side `auth.api.createUser` the seeding uses, but none of its HTTP
+ * endpoints backs a screen of the store, so every one of them answers 404 over HTTP.
+ */
+export const ADMIN_HTTP_PATHS = Object.values(adminPlugin().endpoints).map((endpoint) => endpoint.path)
 
 /**
  * better-auth owns sessions, cookies and password hashing (scrypt, its own).
@@ -21,7 +31,8 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 		secret: config.authSecret,
 		baseURL: config.authUrl,
 		basePath: '/api/auth',
-		trustedOrigins: [...new Set([config.authUrl, config.appUrl])],
+		disabledPaths: ADMIN_HTTP_PATHS,
+		trustedOrigins: config.trustedOrigins,
 		database: prismaAdapter(db, { provider: config.databaseProvider }),
 		emailAndPassword: {
 			enabled: true,
@@ -50,7 +61,7 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 			ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
 		},
 		telemetry: { enabled: false },
-		plugins: [admin({ defaultRole: 'user', adminRoles: ['admin'] })],
+		plugins: [adminPlugin(), accountRules({ db })],
 	})
 }
 

@@ -8,7 +8,7 @@ function cookiesOf(headers: Headers) {
 	return out
 }
 
-type Outcome = { ok: true; headers: Headers } | { ok: false; status: number; code: string }
+type Outcome = { ok: true; headers: Headers } | { ok: false; status: number; code: string; message: string }
 
 async function outcome(call: () => Promise<{ headers: Headers }>): Promise<Outcome> {
 	try {
@@ -16,7 +16,12 @@ async function outcome(call: () => Promise<{ headers: Headers }>): Promise<Outco
 		return { ok: true, headers: cookiesOf(headers) }
 	} catch (error) {
 		if (!(error instanceof APIError)) throw error
-		return { ok: false, status: error.statusCode, code: String(error.body?.code ?? 'UNKNOWN') }
+		return {
+			ok: false,
+			status: error.statusCode,
+			code: String(error.body?.code ?? 'UNKNOWN'),
+			message: String(error.body?.message ?? ''),
+		}
 	}
 }
 
@@ -48,4 +53,19 @@ export function signUpWithEmail(input: {
 
 export function signOut(request: Request) {
 	return outcome(() => getAuth().api.signOut({ headers: request.headers, returnHeaders: true }))
+}
+
+/**
+ * Changes the signed-in user's password (issue 5.9). better-auth checks the current one,
+ * the account rules check the new one's strength, and every other session of the user
+ * ends (ASVS 7.4.3); this browser gets a fresh session cookie.
+ */
+export function changePassword(input: { currentPassword: string; newPassword: string; request: Request }) {
+	return outcome(() =>
+		getAuth().api.changePassword({
+			body: { currentPassword: input.currentPassword, newPassword: input.newPassword, revokeOtherSessions: true },
+			headers: input.request.headers,
+			returnHeaders: true,
+		}),
+	)
 }

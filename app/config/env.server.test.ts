@@ -59,6 +59,23 @@ describe('configuration (spec 5: configuration values, rules 1-2)', () => {
 		expect(config.appUrl).toBe(config.authUrl)
 	})
 
+	it('lets the public URL follow PORT when AUTH_URL and APP_URL are unset or empty (issue 5.10)', () => {
+		for (const env of [{ PORT: '3918' }, { PORT: '3918', AUTH_URL: '', APP_URL: '' }]) {
+			const config = parseConfig(env)
+			expect(config.authUrl).toBe('http://localhost:3918')
+			expect(config.appUrl).toBe('http://localhost:3918')
+			expect(config.publicUrlConfigured).toBe(false)
+			expect(config.trustedOrigins).toEqual(['http://localhost:3918', 'http://127.0.0.1:3918'])
+		}
+	})
+
+	it('trusts only the configured public URL once one is set', () => {
+		const config = parseConfig({ PORT: '3918', AUTH_URL: 'https://shop.example/' })
+		expect(config.appUrl).toBe('https://shop.example')
+		expect(config.trustedOrigins).toEqual(['https://shop.example'])
+		expect(config.publicUrlConfigured).toBe(true)
+	})
+
 	it('chooses PostgreSQL from a postgresql:// URL and refuses other schemes', () => {
 		expect(parseConfig({ DATABASE_URL: 'postgresql://u@h:5432/d' }).databaseProvider).toBe('postgresql')
 		expect(startFailure({ DATABASE_URL: 'mysql://u@h/d' })).toMatch(/DATABASE_URL/)

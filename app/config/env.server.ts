@@ -16,12 +16,15 @@ const optional = z
 	.transform((value) => (value === undefined || value.trim() === '' ? undefined : value))
 
 const url = z.url({ protocol: /^https?$/ })
+// An empty value (`AUTH_URL=` in .env) means unset, like every optional value here.
+const optionalUrl = optional.pipe(url.optional())
 
 const EnvSchema = z.object({
 	NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
 	AUTH_SECRET: optional,
-	AUTH_URL: url.default('http://localhost:3000'),
-	APP_URL: url.optional(),
+	// Unset: the public URL follows PORT (http://localhost:PORT), issue 5.10.
+	AUTH_URL: optionalUrl,
+	APP_URL: optionalUrl,
 	DATABASE_URL: z.string().default(DEFAULT_DATABASE_URL),
 	ADMIN_EMAIL: optional,
 	ADMIN_PASSWORD: optional,
@@ -70,14 +73,25 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		throw new ConfigError((error as Error).message)
 	}
 
-	const authUrl = new URL(vars.AUTH_URL).origin
+	// Unset URLs follow the port the server really listens on, so changing PORT never
+	// breaks sign-in; the loopback alias is trusted too while nothing public is configured.
+	const localUrl = `http://localhost:${vars.PORT}`
+	const publicUrlConfigured = vars.AUTH_URL !== undefined || vars.APP_URL !== undefined
+	const authUrl = new URL(vars.AUTH_URL ?? vars.APP_URL ?? localUrl).origin
+	const appUrl = new URL(vars.APP_URL ?? authUrl).origin
+	const trustedOrigins = publicUrlConfigured
+		? [...new Set([authUrl, appUrl])]
+		: [authUrl, `http://127.0.0.1:${vars.PORT}`]
 	return {
 		nodeEnv: vars.NODE_ENV,
 		isProduction,
 		authSecret,
 		usesDevFallbackSecret: authSecret === DEV_FALLBACK_AUTH_SECRET,
 		authUrl,
-		appUrl: vars.APP_URL ? new URL(vars.APP_URL).origin : authUrl,
+		appUrl,
+		publicUrlConfigured,
+		/** Origins whose form posts are accepted (and better-auth's trustedOrigins). */
+		trustedOrigins,
 		databaseUrl: vars.DATABASE_URL,
 		databaseProvider: provider,
 		admin: { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD },

@@ -46,6 +46,15 @@ describe.each(PROVIDERS)('seeded Store Admin on %s (spec 5.7)', (provider) => {
 		expect(user.role).toBe('user')
 	})
 
+	it('refuses a weak chosen ADMIN_PASSWORD and creates nothing (issue 5.8)', async () => {
+		const email = uniqueEmail('admin')
+		for (const password of ['password123', 'admin123456', 'P@ssw0rd!']) {
+			const outcome = await seedAdmin({ db: t.db, auth: t.auth, email, password })
+			expect(outcome, password).toMatchObject({ kind: 'weak-password' })
+		}
+		expect(await t.db.user.count({ where: { email } })).toBe(0)
+	})
+
 	it('flags the published defaults when ADMIN_EMAIL or ADMIN_PASSWORD is missing', async () => {
 		const outcome = await seedAdmin({ db: t.db, auth: t.auth, email: uniqueEmail('admin') })
 		expect(outcome.usedDefaults).toBe(true)

@@ -1,4 +1,5 @@
 import type { Auth } from '../auth/auth.server'
+import { passwordWeakness } from '../security/strength.server'
 import type { Db } from './db.server'
 
 /**
@@ -12,6 +13,7 @@ export type SeedOutcome =
 	| { kind: 'created'; email: string; usedDefaults: boolean }
 	| { kind: 'exists'; email: string; usedDefaults: boolean }
 	| { kind: 'not-admin'; email: string; usedDefaults: boolean }
+	| { kind: 'weak-password'; email: string; usedDefaults: false; reason: string }
 
 /**
  * Creates the seeded Store Admin when no account has its email. Idempotent:
@@ -39,6 +41,11 @@ export async function seedAdmin({
 	if (existing) {
 		const kind = existing.role.split(',').includes('admin') ? 'exists' : 'not-admin'
 		return { kind, email: adminEmail, usedDefaults }
+	}
+	// The published default is flagged loudly instead; a chosen password meets the sign-up rules.
+	if (password !== undefined && password !== DEFAULT_ADMIN_PASSWORD) {
+		const reason = passwordWeakness(password, [adminEmail, 'Administrator'])
+		if (reason) return { kind: 'weak-password', email: adminEmail, usedDefaults: false, reason }
 	}
 	await auth.api.createUser({
 		body: {

@@ -36,7 +36,8 @@ export async function parseForm<Shape extends z.ZodRawShape>(
 	}
 	// No prototype: `constructor` or `__proto__` are field names like any other here.
 	const values: Record<string, string> = Object.create(null)
-	for (const [key, value] of new URLSearchParams(await readLimited(request))) {
+	const body = Buffer.from(await readLimitedBody(request)).toString('utf8')
+	for (const [key, value] of new URLSearchParams(body)) {
 		if (Object.hasOwn(values, key)) return formFailure({ [key]: 'Sent more than once' })
 		values[key] = value
 	}
@@ -60,9 +61,17 @@ export async function parseForm<Shape extends z.ZodRawShape>(
 	return formFailure(fieldErrors, formError)
 }
 
-/** Reads the body with a hard cap, for bodies sent without (or lying about) Content-Length. */
-async function readLimited(request: Request): Promise<string> {
-	if (!request.body) return ''
+export class BodyTooLargeError extends Error {
+	override name = 'BodyTooLargeError'
+}
+
+/**
+ * The raw body, read with a hard cap whatever Content-Length says (it may be absent or
+ * lie). Throws BodyTooLargeError as soon as the cap is passed, without reading further.
+ */
+export async function readBodyWithin(request: Request, maxBytes: number): Promise<Uint8Array> {
+	if (Number(request.headers.get('content-length') ?? 0) > maxBytes) throw new BodyTooLargeError()
+	if (!request.body) return new Uint8Array()
 	const reader = request.body.getReader()
 	const chunks: Uint8Array[] = []
 	let size = 0
@@ -70,13 +79,23 @@ async function readLimited(request: Request): Promise<string> {
 		const { done, value } = await reader.read()
 		if (done) break
 		size += value.byteLength
-		if (size > MAX_FORM_BYTES) {
+		if (size > maxBytes) {
 			await reader.cancel()
-			throw data({ message: 'Form too large' }, { status: 413 })
+			throw new BodyTooLargeError()
 		}
 		chunks.push(value)
 	}
-	return Buffer.concat(chunks).toString('utf8')
+	return Buffer.concat(chunks)
+}
+
+/** The form body within MAX_FORM_BYTES, or a thrown 413 Response. */
+async function readLimitedBody(request: Request): Promise<Uint8Array> {
+	try {
+		return await readBodyWithin(request, MAX_FORM_BYTES)
+	} catch (error) {
+		if (error instanceof BodyTooLargeError) throw data({ message: 'Form too large' }, { status: 413 })
+		throw error
+	}
 }
 
 /** Shared field rules, so every form says the same thing about the same field. */

@@ -49,14 +49,22 @@ describe('security headers on every response', () => {
 		expect(response.headers.get('x-powered-by')).toBeNull()
 	})
 
-	it('leaves HSTS out in development', async () => {
-		const dev = parseConfig({ NODE_ENV: 'development' })
-		const app = express().use(...securityHeaders(dev)).get('/', (_req, res) => res.end())
+	async function hstsWith(env: Record<string, string>) {
+		const app = express().use(...securityHeaders(parseConfig(env))).get('/', (_req, res) => res.end())
 		const server = app.listen(0, '127.0.0.1')
 		await new Promise((resolve) => server.once('listening', resolve))
 		const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
 		server.close()
-		expect(response.headers.get('strict-transport-security')).toBeNull()
+		return response.headers.get('strict-transport-security')
+	}
+
+	it('sends HSTS only when the public URL is https, in any mode (issue 5.5)', async () => {
+		const secret = 'q7Vd3L0s9PZx2mYt8KcR1wNf6HbJ4eUa5GiTo0Xp'
+		expect(await hstsWith({ NODE_ENV: 'development' })).toBeNull()
+		expect(await hstsWith({ NODE_ENV: 'production', AUTH_SECRET: secret })).toBeNull()
+		expect(await hstsWith({ NODE_ENV: 'production', AUTH_SECRET: secret, AUTH_URL: 'http://shop.example' })).toBeNull()
+		expect(await hstsWith({ NODE_ENV: 'production', AUTH_SECRET: secret, APP_URL: 'https://shop.example' })).toMatch(/max-age=\d+/)
+		expect(await hstsWith({ NODE_ENV: 'development', AUTH_URL: 'https://shop.example' })).toMatch(/max-age=\d+/)
 	})
 })
 
@@ -64,18 +72,34 @@ describe('cross-site writes are refused before any route runs', () => {
 	const post = (headers: Record<string, string>) =>
 		fetch(`${base}/sign-in`, { method: 'POST', headers, body: 'a=1' })
 
-	it('accepts same-origin and header-less (non-browser) POSTs', async () => {
+	it('accepts same-origin and header-less (non-browser, cookie-less) POSTs', async () => {
 		expect((await post({ origin: 'https://shop.example' })).status).toBe(200)
 		expect((await post({ 'sec-fetch-site': 'same-origin' })).status).toBe(200)
 		expect((await post({})).status).toBe(200)
 	})
 
-	it('refuses a foreign, null or look-alike Origin with 403', async () => {
+	it('refuses a foreign, null or look-alike Origin with 403, naming the expected origin (issue 5.10)', async () => {
 		for (const origin of ['https://evil.example', 'null', 'https://shop.example.evil.example', 'http://shop.example']) {
-			const response = await post({ origin })
+			const response = await post({ origin, accept: 'text/html' })
 			expect(response.status, origin).toBe(403)
-			expect(await response.text()).toBe('Cross-site request refused')
+			const page = await response.text()
+			expect(page).toContain('Cross-site request refused')
+			expect(page).toContain('https://shop.example')
 		}
+	})
+
+	it('never reflects the sender’s Origin into the refusal page as markup', async () => {
+		const response = await post({ origin: 'https://<script>alert(1)</script>.example', accept: 'text/html' })
+		expect(response.status).toBe(403)
+		expect(await response.text()).not.toContain('<script>')
+	})
+
+	it('refuses a cookie-bearing POST with no Origin, no Sec-Fetch-Site and no same-origin Referer (issue 5.6)', async () => {
+		expect((await post({ cookie: 'better-auth.session_token=x' })).status).toBe(403)
+		expect((await post({ cookie: 'guestId=x', referer: 'https://evil.example/page' })).status).toBe(403)
+		expect((await post({ cookie: 'guestId=x', referer: 'not a url' })).status).toBe(403)
+		// Control: the same request with a Referer from the store itself is a same-origin form.
+		expect((await post({ cookie: 'guestId=x', referer: 'https://shop.example/sign-in' })).status).toBe(200)
 	})
 
 	it('refuses a cross-site POST that hides its Origin', async () => {

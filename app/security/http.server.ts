@@ -24,7 +24,8 @@ function nonceOf(res: ServerResponse) {
  * Security headers on every response, static files included: an enforced CSP
  * whose only script allowance besides our own files is this request's nonce,
  * `frame-ancestors 'none'`, nosniff, a same-origin referrer policy (full URL,
- * `redirectTo` included, only to ourselves) and HSTS in production.
+ * `redirectTo` included, only to ourselves) and HSTS when the public URL is https
+ * (issue 5.5: a browser told to insist on https for a site served over http is locked out).
  */
 export function securityHeaders(config: Config) {
 	const dev = config.nodeEnv === 'development'
@@ -52,7 +53,7 @@ export function securityHeaders(config: Config) {
 			},
 		},
 		referrerPolicy: { policy: 'same-origin' },
-		strictTransportSecurity: config.isProduction
+		strictTransportSecurity: config.appUrl.startsWith('https:')
 			? { maxAge: 63072000, includeSubDomains: true }
 			: false,
 		xFrameOptions: { action: 'deny' },
@@ -62,25 +63,78 @@ export function securityHeaders(config: Config) {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
+type WriteVerdict = { ok: true } | { ok: false; from: string }
+
+/**
+ * Whether a state-changing request may proceed (docs/decisions/011-cross-site-writes.md):
+ * - with an Origin header: only a trusted origin;
+ * - else with Sec-Fetch-Site: only same-origin (or none: typed by the user);
+ * - else with cookies (ambient credentials a forged request would ride on): only with
+ *   a Referer from a trusted origin (issue 5.6);
+ * - else (no cookie, no browser metadata): a non-browser client, which has nothing to
+ *   forge, may proceed.
+ */
+export function crossSiteVerdict(
+	headers: { origin?: string; site?: string; referer?: string; cookie?: string },
+	trusted: ReadonlySet<string>,
+): WriteVerdict {
+	const { origin, site, referer, cookie } = headers
+	if (origin !== undefined) return trusted.has(origin) ? { ok: true } : { ok: false, from: origin }
+	if (site !== undefined) {
+		return site === 'same-origin' || site === 'none' ? { ok: true } : { ok: false, from: `a ${site} page` }
+	}
+	if (!cookie) return { ok: true }
+	const refererOrigin = originOf(referer)
+	if (refererOrigin && trusted.has(refererOrigin)) return { ok: true }
+	return { ok: false, from: refererOrigin ?? 'an unknown origin (no Origin, Sec-Fetch-Site or Referer header)' }
+}
+
+function originOf(url: string | undefined) {
+	if (!url) return null
+	try {
+		return new URL(url).origin
+	} catch {
+		return null
+	}
+}
+
+const escapeHtml = (text: string) =>
+	text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+
 /**
  * Cross-site writes are refused before any route runs. Pages call better-auth
  * through `auth.api`, which skips its own origin check, so without this a
  * foreign page could sign a visitor in to the attacker's account (login CSRF).
- * A browser always sends Origin (or Sec-Fetch-Site) on a cross-site POST;
- * requests with neither come from non-browser clients and carry no ambient cookies risk.
+ * The refusal names the origin the store expected (issue 5.10): to the log, and on
+ * a short page, so a store opened under another address (127.0.0.1 vs localhost, a
+ * changed port) says what to do instead of failing mutely.
  */
 export function rejectCrossSiteWrites(config: Config) {
-	const trusted = new Set([config.authUrl, config.appUrl])
+	const trusted = new Set(config.trustedOrigins)
+	const expected = config.appUrl
 	return (req: Request, res: Response, next: NextFunction) => {
 		if (SAFE_METHODS.has(req.method)) return next()
-		const origin = req.get('origin')
-		const site = req.get('sec-fetch-site')
-		const allowed =
-			origin !== undefined
-				? trusted.has(origin)
-				: site === undefined || site === 'same-origin' || site === 'none'
-		if (allowed) return next()
-		res.status(403).type('text/plain').send('Cross-site request refused')
+		const verdict = crossSiteVerdict(
+			{ origin: req.get('origin'), site: req.get('sec-fetch-site'), referer: req.get('referer'), cookie: req.get('cookie') },
+			trusted,
+		)
+		if (verdict.ok) return next()
+		console.warn(
+			`[store] refused a ${req.method} to ${req.path} from ${verdict.from.slice(0, 200)}; expected ${expected}. ` +
+				'If the store is reached at another address, set AUTH_URL and APP_URL to it.',
+		)
+		res.status(403)
+		if (req.accepts(['html', 'json']) === 'html') {
+			res.type('html').send(
+				'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Request refused</title></head>' +
+					'<body><h1>Cross-site request refused</h1>' +
+					`<p>This form was sent from ${escapeHtml(verdict.from.slice(0, 200))}, but this store only accepts forms ` +
+					`from <a href="${escapeHtml(expected)}">${escapeHtml(expected)}</a>. Open the store at that address and try again.</p>` +
+					'</body></html>',
+			)
+			return
+		}
+		res.json({ code: 'CROSS_SITE_REQUEST_REFUSED', message: `Cross-site request refused; expected origin ${expected}` })
 	}
 }
 

@@ -1,8 +1,9 @@
-import { data, Form, redirect, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/account'
 import { requireUser } from '../../auth/guards.server'
 import { userRepositoriesFor } from '../../data/repositories.server'
 import { fields, parseForm } from '../../security/form.server'
+import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FormError } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Your account' }]
@@ -18,7 +19,7 @@ export async function action(args: Route.ActionArgs) {
 	const form = await parseForm(args.request, { name: fields.name })
 	if (!form.ok) return data(form, { status: 400 })
 	await userRepositoriesFor(viewer).account.updateProfile(form.data)
-	throw redirect('/account')
+	throw await redirectWithFlash('/account', 'Your name has been saved.')
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
@@ -36,9 +37,13 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 				<FormError message={actionData?.formError} />
 				<Field name="name" label="Name" defaultValue={loaderData.name} required error={actionData?.fieldErrors.name} />
 				<button type="submit" disabled={pending}>
-					Save
+					{pending ? 'Saving…' : 'Save'}
 				</button>
 			</Form>
+			<h2>Security</h2>
+			<p>
+				<Link to="/account/password">Change your password</Link>
+			</p>
 		</section>
 	)
 }

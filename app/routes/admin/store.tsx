@@ -1,8 +1,9 @@
-import { data, Form, redirect, useNavigation } from 'react-router'
+import { data, Form, useNavigation } from 'react-router'
 import type { Route } from './+types/store'
 import { requireAdmin } from '../../auth/guards.server'
 import { repositoriesFor } from '../../data/repositories.server'
 import { fields, parseForm } from '../../security/form.server'
+import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FormError } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Store profile · Store Admin' }]
@@ -18,7 +19,7 @@ export async function action(args: Route.ActionArgs) {
 	const form = await parseForm(args.request, { name: fields.name })
 	if (!form.ok) return data(form, { status: 400 })
 	await repositoriesFor(admin).store.updateProfile(form.data)
-	throw redirect('/admin/store')
+	throw await redirectWithFlash('/admin/store', 'Store profile saved.')
 }
 
 export default function StoreProfile({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,11 +1,11 @@
 import type { Route } from './+types/auth'
-import { getAuth } from '../../auth/auth.server'
+import { handleAuthRequest } from '../../auth/auth-endpoint.server'
 
-/** better-auth owns everything under /api/auth/* (spec 4); the request is handed over unread. */
+/** better-auth owns everything under /api/auth/* (spec 4), behind the store's own limits. */
 export function loader({ request }: Route.LoaderArgs) {
-	return getAuth().handler(request)
+	return handleAuthRequest(request)
 }
 
 export function action({ request }: Route.ActionArgs) {
-	return getAuth().handler(request)
+	return handleAuthRequest(request)
 }

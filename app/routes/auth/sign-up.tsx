@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
 import type { Route } from './+types/sign-up'
+import { PASSWORD_TOO_WEAK } from '../../auth/account-rules.server'
 import { signUpWithEmail } from '../../auth/credentials.server'
 import { requireGuest } from '../../auth/guards.server'
 import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
@@ -26,6 +27,9 @@ export async function action({ request }: Route.ActionArgs) {
 	const { redirectTo, ...account } = form.data
 	const result = await signUpWithEmail({ ...account, request })
 	if (!result.ok) {
+		if (result.code === PASSWORD_TOO_WEAK) {
+			return data(formFailure({ password: `Choose a stronger password. ${result.message}` }), { status: 400 })
+		}
 		const taken = result.code.includes('ALREADY_EXISTS')
 		const failure = taken
 			? formFailure({ email: 'This email cannot be used to register. Try signing in.' })

@@ -1,7 +1,11 @@
 import { Link, useRouteLoaderData } from 'react-router'
 import type { loader as rootLoader } from '../../root'
 
-export const meta = () => [{ title: 'Store' }]
+/** The tab shows the Store's own name (issue 5.11), from the root loader. */
+export const meta = ({ matches }: { matches: Array<{ id: string; data?: unknown } | undefined> }) => {
+	const root = matches.find((match) => match?.id === 'root')?.data as { storeName?: string } | undefined
+	return [{ title: root?.storeName ?? 'Store' }]
+}
 
 export default function Home() {
 	const root = useRouteLoaderData<typeof rootLoader>('root')

@@ -1,0 +1,39 @@
+import { BodyTooLargeError, MAX_FORM_BYTES, readBodyWithin } from '../security/form.server'
+import { type Auth, getAuth } from './auth.server'
+
+/** The same cap as the store's own forms: every better-auth request body is a few small fields. */
+export const MAX_AUTH_BODY_BYTES = MAX_FORM_BYTES
+
+function refusal(status: number, code: string, message: string) {
+	return Response.json({ code, message }, { status, headers: { 'Cache-Control': 'no-store' } })
+}
+
+/**
+ * Hands a request to better-auth after the store's own checks (issue 5.2, 5.4):
+ * - the admin plugin's HTTP surface answers 404 however the path is spelled (better-auth's
+ *   `disabledPaths` covers the canonical spelling; this covers case and repeated slashes);
+ * - the body is read here, within MAX_AUTH_BODY_BYTES, before better-auth sees a byte of
+ *   it; an oversize or endless body gets 413 and better-auth never runs.
+ */
+export async function handleAuthRequest(request: Request, auth: Auth = getAuth()): Promise<Response> {
+	const path = new URL(request.url).pathname.toLowerCase().replace(/\/{2,}/g, '/')
+	if (path === '/api/auth/admin' || path.startsWith('/api/auth/admin/')) {
+		return refusal(404, 'NOT_FOUND', 'Not found')
+	}
+	if (request.method === 'GET' || request.method === 'HEAD') return auth.handler(request)
+
+	let body: Uint8Array
+	try {
+		body = await readBodyWithin(request, MAX_AUTH_BODY_BYTES)
+	} catch (error) {
+		if (error instanceof BodyTooLargeError) {
+			return refusal(413, 'PAYLOAD_TOO_LARGE', `Request bodies here are limited to ${MAX_AUTH_BODY_BYTES} bytes.`)
+		}
+		throw error
+	}
+	const headers = new Headers(request.headers)
+	headers.delete('content-length')
+	return auth.handler(
+		new Request(request.url, { method: request.method, headers, body: Buffer.from(body), signal: request.signal }),
+	)
+}
