@@ -67,8 +67,8 @@ type WriteVerdict = { ok: true } | { ok: false; from: string }
 
 /**
  * Whether a state-changing request may proceed (docs/decisions/011-cross-site-writes.md):
+ * - with Sec-Fetch-Site: only same-origin (or none: typed by the user), and then
  * - with an Origin header: only a trusted origin;
- * - else with Sec-Fetch-Site: only same-origin (or none: typed by the user);
  * - else with cookies (ambient credentials a forged request would ride on): only with
  *   a Referer from a trusted origin (issue 5.6);
  * - else (no cookie, no browser metadata): a non-browser client, which has nothing to
@@ -79,10 +79,10 @@ export function crossSiteVerdict(
 	trusted: ReadonlySet<string>,
 ): WriteVerdict {
 	const { origin, site, referer, cookie } = headers
+	// A browser that says the request is not same-origin is believed, whatever Origin says.
+	if (site !== undefined && site !== 'same-origin' && site !== 'none') return { ok: false, from: `a ${site} page` }
 	if (origin !== undefined) return trusted.has(origin) ? { ok: true } : { ok: false, from: origin }
-	if (site !== undefined) {
-		return site === 'same-origin' || site === 'none' ? { ok: true } : { ok: false, from: `a ${site} page` }
-	}
+	if (site !== undefined) return { ok: true }
 	if (!cookie) return { ok: true }
 	const refererOrigin = originOf(referer)
 	if (refererOrigin && trusted.has(refererOrigin)) return { ok: true }

@@ -147,6 +147,12 @@ test.describe('redirectTo after sign-in stays on this site', () => {
 		'/%2F%2Fevil.example',
 		'https:evil.example',
 		'javascript:alert(1)',
+		// Dot segments and their encodings next to slashes resolve to //evil.example (issue 5.1).
+		'/.//evil.example',
+		'/a/..//evil.example',
+		'/%2e%2e//evil.example',
+		'/%2e/%2Fevil.example',
+		'/%252f%252fevil.example',
 	]
 
 	test('the sign-in action never redirects off-site (spec 5: sign-in)', async ({ request }) => {
@@ -179,7 +185,10 @@ test.describe('redirectTo after sign-in stays on this site', () => {
 		await expect(page.getByTestId('account-email')).toHaveText(shopper.email)
 
 		// The same rule as sign-in: a foreign target is dropped, and a local one honoured.
-		const cases: Array<[string, string]> = [['//evil.example', '/account'], ['/?from=sign-up', '/?from=sign-up']]
+		const cases: Array<[string, string]> = [
+			...foreign.map((target): [string, string] => [target, '/account']),
+			['/?from=sign-up', '/?from=sign-up'],
+		]
 		for (const [redirectTo, expected] of cases) {
 			const other = newShopper()
 			const response = await request.post('/sign-up', {
@@ -191,7 +200,22 @@ test.describe('redirectTo after sign-in stays on this site', () => {
 		}
 	})
 
-	for (const redirectTo of ['https://evil.example', '//evil.example']) {
+	test('a signed-in visitor sent to sign-in or sign-up is redirected on-site only (issue 5.1)', async ({ request }) => {
+		await registerShopper().then((shopper) =>
+			request.post('/sign-in', { form: { email: shopper.email, password: shopper.password, redirectTo: '' }, maxRedirects: 0 }),
+		)
+		for (const page of ['/sign-in', '/sign-up']) {
+			for (const redirectTo of foreign) {
+				const response = await request.get(`${page}?${new URLSearchParams({ redirectTo })}`, { maxRedirects: 0 })
+				expect(response.status(), `${page} ${redirectTo}`).toBe(302)
+				expect(response.headers().location, `${page} ${redirectTo}`).toBe('/account')
+			}
+			const honoured = await request.get(`${page}?redirectTo=%2F%3Fback%3D1`, { maxRedirects: 0 })
+			expect(honoured.headers().location, page).toBe('/?back=1')
+		}
+	})
+
+	for (const redirectTo of ['https://evil.example', '//evil.example', '/.//evil.example', '/%2e%2e//evil.example']) {
 		test(`the browser lands on a same-origin page for redirectTo=${redirectTo} (spec 5: sign-in)`, async ({ page }) => {
 			const shopper = await registerShopper()
 			const offSite: string[] = []

@@ -52,9 +52,9 @@ function expectSecurityHeaders(response: APIResponse, what: string) {
 	expect(headers['x-content-type-options'], what).toBe('nosniff')
 	expect(headers['referrer-policy'], what).toBe('same-origin')
 	expect(headers['x-frame-options']?.toUpperCase(), what).toBe('DENY')
-	const hsts = /max-age=(\d+)/.exec(headers['strict-transport-security'] ?? '')
-	expect(hsts, `${what}: Strict-Transport-Security in production`).not.toBeNull()
-	expect(Number(hsts?.[1]), what).toBeGreaterThanOrEqual(31_536_000)
+	// The e2e store's public URL is http: HSTS there would lock browsers out (issue 5.5).
+	// app/security/http.server.test.ts proves it is sent for an https public URL.
+	expect(headers['strict-transport-security'], `${what}: no HSTS over http`).toBeUndefined()
 	expect(headers['x-powered-by'], what).toBeUndefined()
 }
 
@@ -232,7 +232,7 @@ test.describe('cross-site writes', () => {
 			const what = JSON.stringify(headers)
 			const response = await request.post('/sign-in', { form, headers, maxRedirects: 0 })
 			expect(response.status(), what).toBe(403)
-			expect(await response.text(), what).toBe('Cross-site request refused')
+			expect(await response.text(), what).toContain('Cross-site request refused')
 			expect(response.headers()['set-cookie'] ?? '', what).not.toContain('session_token')
 		}
 
@@ -286,7 +286,9 @@ test.describe('cross-site writes', () => {
 		const response = await answer
 		expect(response.request().headers().origin).toBe('http://evil.example')
 		expect(response.status()).toBe(403)
-		await expect(page.locator('body')).toHaveText('Cross-site request refused')
+		await expect(page.locator('h1')).toHaveText('Cross-site request refused')
+		// The refusal says where the store expects its forms from (issue 5.10).
+		await expect(page.locator('body')).toContainText(serverOrigin())
 		const cookies = await context.cookies(serverOrigin())
 		expect(cookies.map((c) => c.name)).not.toContain('better-auth.session_token')
 	})

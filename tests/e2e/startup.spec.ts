@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
+import { freePort } from '../helpers/http.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -92,6 +93,8 @@ const refused: ReadonlyArray<{ name: string; secret: () => string | undefined; r
 	{ name: 'the .env.example value', secret: envExampleSecret, rule: 'known-default' },
 	{ name: "'ab' repeated", secret: () => 'ab'.repeat(20), rule: 'low-entropy' },
 	{ name: "'a' repeated", secret: () => 'a'.repeat(40), rule: 'low-entropy' },
+	{ name: 'a keyboard run', secret: () => 'qwertyuiopasdfghjklzxcvbnm123456', rule: 'guessable' },
+	{ name: 'a readable phrase', secret: () => 'my-super-secret-auth-key-for-the-store-2024', rule: 'guessable' },
 ]
 
 for (const { name, secret: makeSecret, rule } of refused) {
@@ -130,5 +133,85 @@ test('production starts with a strong AUTH_SECRET (spec 5.1)', async () => {
 		child.kill('SIGTERM')
 		const run = await within(10_000, exited, child, 'stopping the server')
 		expect(run.code ?? run.signal).toBe(0)
+	}
+})
+
+/** The environment a fresh deployment starts from: nothing inherited, no .env read. */
+function freshEnv(cwd: string, extra: Record<string, string>) {
+	return {
+		PATH: process.env.PATH ?? '/usr/bin:/bin',
+		HOME: process.env.HOME ?? cwd,
+		TMPDIR: tmpdir(),
+		NODE_ENV: 'production',
+		AUTH_SECRET: randomBytes(32).toString('base64'),
+		DATABASE_URL: `file:${path.join(cwd, 'store.db')}`,
+		...extra,
+	}
+}
+
+function collect(child: ChildProcess) {
+	const output = { stdout: '', stderr: '' }
+	child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk))
+	child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk))
+	const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+	return { output, exited }
+}
+
+test('sign-in works on a port other than 3000 with no AUTH_URL or APP_URL set (issue 5.10)', async ({ page }) => {
+	const cwd = mkdtempSync(path.join(tmpdir(), 'store-port-'))
+	const port = await freePort()
+	const admin = { ADMIN_EMAIL: 'port-admin@e2e.example.com', ADMIN_PASSWORD: `port-admin-${randomBytes(8).toString('hex')}` }
+	const env = freshEnv(cwd, { HOST: '127.0.0.1', PORT: String(port), ...admin })
+	const tsx = path.join(root, 'node_modules/tsx/dist/loader.mjs')
+	const init = spawn(process.execPath, ['--import', tsx, path.join(root, 'scripts/init.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+	const initRun = collect(init)
+	expect(await within(60_000, initRun.exited, init, 'init'), initRun.output.stderr).toBe(0)
+
+	const server = spawn(process.execPath, [serverScript], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+	const { output, exited } = collect(server)
+	try {
+		await expect.poll(() => output.stdout, { timeout: 20_000 }).toContain(`listening on http://localhost:${port}`)
+		// Production says plainly that the public URL was not configured.
+		expect(output.stderr).toContain('AUTH_URL and APP_URL are not set')
+		expect(output.stderr).toContain(`http://localhost:${port}`)
+		for (const host of ['localhost', '127.0.0.1']) {
+			await page.context().clearCookies()
+			await page.goto(`http://${host}:${port}/sign-in?redirectTo=%2Fadmin`)
+			await page.getByLabel('Email').fill(admin.ADMIN_EMAIL)
+			await page.getByLabel('Password', { exact: true }).fill(admin.ADMIN_PASSWORD)
+			await page.getByRole('button', { name: 'Sign in' }).click()
+			await expect(page, host).toHaveURL(`http://${host}:${port}/admin`)
+			await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
+		}
+	} finally {
+		server.kill('SIGTERM')
+		await within(10_000, exited, server, 'stopping the server')
+		rmSync(cwd, { recursive: true, force: true })
+	}
+})
+
+test('SIGTERM to the `npm start` process stops the server (issue 5.11)', async () => {
+	const cwd = mkdtempSync(path.join(tmpdir(), 'store-sigterm-'))
+	const port = await freePort()
+	// npm start runs from the project (its package.json); the environment says everything.
+	const npm = spawn('npm', ['start', '--silent'], {
+		cwd: root,
+		env: freshEnv(cwd, { HOST: '127.0.0.1', PORT: String(port), AUTH_URL: `http://127.0.0.1:${port}` }),
+		stdio: ['ignore', 'pipe', 'pipe'],
+	})
+	const { output, exited } = collect(npm)
+	try {
+		await expect.poll(() => output.stdout, { timeout: 20_000 }).toContain('listening on')
+		const answering = await fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false)
+		expect(answering).toBe(true)
+		npm.kill('SIGTERM')
+		await within(10_000, exited, npm, 'npm start after SIGTERM')
+		// Nothing is left listening on the port.
+		await expect
+			.poll(() => fetch(`http://127.0.0.1:${port}/healthz`).then(() => 'answering', () => 'closed'), { timeout: 10_000 })
+			.toBe('closed')
+	} finally {
+		npm.kill('SIGKILL')
+		rmSync(cwd, { recursive: true, force: true })
 	}
 })

@@ -25,6 +25,7 @@ export function newShopper(): Shopper {
 export async function signUp(request: APIRequestContext, shopper: Shopper = newShopper()) {
 	const response = await request.post('/sign-up', {
 		form: { name: shopper.name, email: shopper.email, password: shopper.password },
+		headers: { Origin: serverOrigin() },
 		maxRedirects: 0,
 	})
 	expect(response.status(), 'sign-up should redirect').toBe(302)
@@ -46,6 +47,7 @@ export async function registerShopper(shopper: Shopper = newShopper()) {
 export async function signIn(request: APIRequestContext, email: string, password: string) {
 	const response = await request.post('/sign-in', {
 		form: { email, password, redirectTo: '' },
+		headers: { Origin: serverOrigin() },
 		maxRedirects: 0,
 	})
 	expect(response.status(), `sign-in as ${email} should redirect`).toBe(302)
@@ -88,6 +90,20 @@ type Fixtures = {
 }
 
 export const test = base.extend<Fixtures>({
+	/**
+	 * The API client posts the way the store's own pages do: from the store's origin.
+	 * A browser always sends Origin on a POST, and the store refuses cookie-bearing
+	 * writes without it (docs/decisions/011). Tests of cross-site posts pass their own
+	 * Origin or Sec-Fetch-Site, which wins over this default.
+	 */
+	request: async ({ playwright }, use) => {
+		const request = await playwright.request.newContext({
+			baseURL: serverOrigin(),
+			extraHTTPHeaders: { Origin: serverOrigin() },
+		})
+		await use(request)
+		await request.dispose()
+	},
 	customer: async ({ page }, use) => {
 		await use(await signUp(page.request))
 	},
