@@ -150,3 +150,37 @@ test('/api/auth/* refuses an oversize body with 413 and a 20 MB name never lands
 	})
 	expect(ok.status()).toBe(200)
 })
+
+test.describe('what a new user notices (issue 5.11)', () => {
+	test('the home page is titled with the Store’s name; 403 and 404 pages have titles', async ({ page, customer }) => {
+		expect(customer.email).toContain('@')
+		await page.goto('/')
+		const storeName = (await page.locator('a.brand').textContent())?.trim() ?? ''
+		expect(storeName.length).toBeGreaterThan(0)
+		await expect(page).toHaveTitle(storeName)
+		await page.goto(`/no-such-page-${randomUUID()}`)
+		await expect(page).toHaveTitle(`Not found · ${storeName}`)
+		await page.goto('/admin')
+		await expect(page).toHaveTitle(/^Forbidden/)
+	})
+
+	test('Store Admin fits a 390 px phone screen without sideways scrolling, and saving shows a notice', async ({ browser }) => {
+		const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+		const page = await context.newPage()
+		await page.goto('/sign-in?redirectTo=%2Fadmin%2Fstore')
+		await page.getByLabel('Email').fill(ADMIN_EMAIL)
+		await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD)
+		await page.getByRole('button', { name: 'Sign in' }).click()
+		await expect(page).toHaveURL('/admin/store')
+		for (const path of ['/admin', '/admin/store']) {
+			await page.goto(path)
+			const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+			expect(overflow, path).toBeLessThanOrEqual(0)
+		}
+		const current = await page.getByLabel('Store name').inputValue()
+		await page.getByRole('button', { name: 'Save' }).click()
+		await expect(page.getByTestId('flash')).toHaveText('Store profile saved.')
+		await expect(page.getByLabel('Store name')).toHaveValue(current)
+		await context.close()
+	})
+})
