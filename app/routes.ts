@@ -13,10 +13,13 @@ export default [
 		layout('routes/admin/layout.tsx', [
 			index('routes/admin/dashboard.tsx'),
 			route('store', 'routes/admin/store.tsx'),
+			route('activity', 'routes/admin/activity.tsx'),
 		]),
 	]),
 
 	route('api/auth/*', 'routes/api/auth.ts'),
+	route('api/upload', 'routes/api/upload.ts'),
+	route('media/*', 'routes/store/media.ts'),
 	route('healthz', 'routes/api/healthz.ts'),
 	route('*', 'routes/store/not-found.tsx'),
 ] satisfies RouteConfig

@@ -38,6 +38,17 @@ const EnvSchema = z.object({
 	PORT: z.coerce.number().int().min(0).max(65535).default(3000),
 	// Proxies in front of the server whose X-Forwarded-For may be believed (Fly: 1).
 	TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+	// Uploads (docs/decisions/013-uploads.md): local disk by default, or an S3-compatible bucket.
+	UPLOAD_STORAGE: z.enum(['disk', 's3']).default('disk'),
+	UPLOAD_DIR: z.string().default('./data/uploads'),
+	UPLOAD_MAX_FILE_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(5 * 1024 * 1024),
+	UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(50).default(10),
+	S3_BUCKET: optional,
+	S3_ENDPOINT: optionalUrl,
+	S3_REGION: z.string().default('us-east-1'),
+	S3_ACCESS_KEY_ID: optional,
+	S3_SECRET_ACCESS_KEY: optional,
+	S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
 })
 
 export type Config = ReturnType<typeof parseConfig>
@@ -65,6 +76,10 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		}
 	}
 	authSecret ??= DEV_FALLBACK_AUTH_SECRET
+
+	if (vars.UPLOAD_STORAGE === 's3' && !vars.S3_BUCKET) {
+		throw new ConfigError('Invalid configuration: UPLOAD_STORAGE=s3 needs S3_BUCKET')
+	}
 
 	let provider
 	try {
@@ -104,6 +119,20 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		host: vars.HOST,
 		port: vars.PORT,
 		trustProxy: vars.TRUST_PROXY,
+		uploads: {
+			storage: vars.UPLOAD_STORAGE,
+			dir: vars.UPLOAD_DIR,
+			maxFileBytes: vars.UPLOAD_MAX_FILE_BYTES,
+			maxFiles: vars.UPLOAD_MAX_FILES,
+			s3: {
+				bucket: vars.S3_BUCKET,
+				endpoint: vars.S3_ENDPOINT,
+				region: vars.S3_REGION,
+				accessKeyId: vars.S3_ACCESS_KEY_ID,
+				secretAccessKey: vars.S3_SECRET_ACCESS_KEY,
+				forcePathStyle: vars.S3_FORCE_PATH_STYLE === 'true',
+			},
+		},
 	}
 }
 

@@ -1,16 +1,30 @@
+import { auditRepository } from '../audit/audit.server'
+import { getStorage } from '../uploads/storage/index.server'
+import type { ObjectStorage } from '../uploads/storage/storage'
+import { uploadsRepository } from '../uploads/uploads.server'
 import { accountRepository } from './account.server'
 import { type Db, getDb } from './db.server'
 import { storeRepository } from './store.server'
-import type { UserViewer, Viewer } from './viewer'
+import { type AdminViewer, type UserViewer, type Viewer } from './viewer'
 
 /**
  * The only way routes reach data: every repository is built from the viewer,
  * so Store scope and owner come from the session in one place (STYLE.md).
  */
-export function repositoriesFor(viewer: Viewer, db: Db = getDb()) {
-	return { store: storeRepository(db, viewer) }
+export function repositoriesFor(viewer: Viewer, db: Db = getDb(), storage?: ObjectStorage) {
+	return {
+		store: storeRepository(db, viewer),
+		// Built on use: most requests never touch uploads or their storage client.
+		get uploads() {
+			return uploadsRepository(db, viewer, storage ?? getStorage())
+		},
+	}
 }
 
 export function userRepositoriesFor(viewer: UserViewer, db: Db = getDb()) {
 	return { ...repositoriesFor(viewer, db), account: accountRepository(db, viewer) }
+}
+
+export function adminRepositoriesFor(viewer: AdminViewer, db: Db = getDb(), storage?: ObjectStorage) {
+	return { ...userRepositoriesFor(viewer, db), uploads: repositoriesFor(viewer, db, storage).uploads, audit: auditRepository(db, viewer) }
 }

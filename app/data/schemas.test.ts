@@ -28,7 +28,7 @@ describe('SQLite and PostgreSQL stay in step (both first-class)', () => {
 	})
 
 	it('gives Store-owned rows a storeId', () => {
-		for (const model of ['User', 'Session']) {
+		for (const model of ['User', 'Session', 'UploadedObject', 'AuditEntry']) {
 			const block = models('sqlite').match(new RegExp(`model ${model} \\{[^}]*\\}`))?.[0] ?? ''
 			expect(block, model).toMatch(/storeId\s+String/)
 		}

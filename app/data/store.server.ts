@@ -1,3 +1,4 @@
+import { auditEntry } from '../audit/audit.server'
 import type { Db } from './db.server'
 import { type Viewer, isAdmin } from './viewer'
 
@@ -14,10 +15,20 @@ export function storeRepository(db: Db, viewer: Viewer) {
 		updateProfile(input: { name: string }) {
 			// Routes check this with requireAdmin; the repository refuses on its own too.
 			if (!isAdmin(viewer)) throw new Error('Only a Store Admin may edit the store profile')
-			return db.store.update({
-				where: { id: viewer.storeId },
-				data: { name: input.name },
-				select: { name: true },
+			const admin = viewer
+			return db.$transaction(async (tx) => {
+				const store = await tx.store.update({
+					where: { id: admin.storeId },
+					data: { name: input.name },
+					select: { name: true },
+				})
+				await auditEntry(tx, admin, {
+					action: 'store.update',
+					targetType: 'store',
+					targetId: admin.storeId,
+					detail: { name: input.name },
+				})
+				return store
 			})
 		},
 	}

@@ -34,6 +34,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 						Overview
 					</NavLink>
 					<NavLink to="/admin/store">Store profile</NavLink>
+					<NavLink to="/admin/activity">Activity</NavLink>
 				</nav>
 				<p className="hint">Signed in as {loaderData.email}</p>
 			</aside>

@@ -1,0 +1,58 @@
+import { Link } from 'react-router'
+import type { Route } from './+types/activity'
+import { requireAdmin } from '../../auth/guards.server'
+import { adminRepositoriesFor } from '../../data/repositories.server'
+
+export const meta = () => [{ title: 'Activity · Store Admin' }]
+
+/** Issue 8.3: the append-only log of every Store Admin write, newest first. Read-only. */
+export async function loader(args: Route.LoaderArgs) {
+	const admin = await requireAdmin(args)
+	const requested = Number(new URL(args.request.url).searchParams.get('page') ?? '1')
+	const page = Number.isInteger(requested) && requested >= 1 && requested <= 100_000 ? requested : 1
+	const result = await adminRepositoriesFor(admin).audit.page({ page })
+	return { ...result, entries: result.entries.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() })) }
+}
+
+export default function Activity({ loaderData }: Route.ComponentProps) {
+	const { entries, page, pages, total } = loaderData
+	return (
+		<section>
+			<h1>Activity</h1>
+			<p className="hint">Every change made in Store Admin, with who made it and when. Entries cannot be edited or removed.</p>
+			{entries.length === 0 ? (
+				<p data-testid="activity-empty">No changes yet. Edits to the store, products, orders and uploads appear here.</p>
+			) : (
+				<table className="data-table">
+					<thead>
+						<tr>
+							<th>When (UTC)</th>
+							<th>Who</th>
+							<th>What</th>
+							<th>Target</th>
+						</tr>
+					</thead>
+					<tbody>
+						{entries.map((entry) => (
+							<tr key={entry.id}>
+								<td>{entry.createdAt.replace('T', ' ').slice(0, 19)}</td>
+								<td>{entry.actorEmail}</td>
+								<td>{entry.action}</td>
+								<td>
+									{entry.targetType} <code>{entry.targetId}</code>
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+			)}
+			<nav className="pager" aria-label="Pages">
+				{page > 1 ? <Link to={`?page=${page - 1}`}>Newer</Link> : null}
+				<span>
+					Page {page} of {pages} · {total} entries
+				</span>
+				{page < pages ? <Link to={`?page=${page + 1}`}>Older</Link> : null}
+			</nav>
+		</section>
+	)
+}

@@ -1,0 +1,36 @@
+import type { Route } from './+types/upload'
+import { getViewer } from '../../auth/guards.server'
+import { getConfig } from '../../config/env.server'
+import { adminRepositoriesFor } from '../../data/repositories.server'
+import { isAdmin } from '../../data/viewer'
+import { receiveFiles, UploadError } from '../../uploads/intake.server'
+
+/**
+ * POST /api/upload (spec 4): Store Admin only, decided BEFORE a byte of the body is
+ * read; the refusal closes the connection, so a large body from a non-admin is neither
+ * read nor kept. Identity and Store come from the session; the body holds only files.
+ */
+export async function action(args: Route.ActionArgs) {
+	if (args.request.method !== 'POST') return problem(405, 'METHOD_NOT_ALLOWED', 'Use POST.', { Allow: 'POST' })
+	const viewer = await getViewer(args)
+	if (viewer.kind !== 'user') return problem(401, 'UNAUTHENTICATED', 'Sign in as a Store Admin to upload files.')
+	if (!isAdmin(viewer)) return problem(403, 'FORBIDDEN', 'Only Store Admins may upload files.')
+	const { maxFileBytes, maxFiles } = getConfig().uploads
+	try {
+		const files = await receiveFiles(args.request, { maxFileBytes, maxFiles })
+		const objects = await adminRepositoriesFor(viewer).uploads.storeAll(files)
+		return Response.json({ objects }, { status: 201, headers: { 'Cache-Control': 'no-store' } })
+	} catch (error) {
+		if (error instanceof UploadError) return problem(error.status, error.code, error.message)
+		throw error
+	}
+}
+
+export function loader() {
+	return problem(405, 'METHOD_NOT_ALLOWED', 'Use POST with multipart/form-data.', { Allow: 'POST' })
+}
+
+function problem(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+	// Connection: close — whatever is left of the body is dropped with the connection, not drained.
+	return Response.json({ code, message }, { status, headers: { 'Cache-Control': 'no-store', Connection: 'close', ...headers } })
+}

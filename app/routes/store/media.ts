@@ -1,0 +1,40 @@
+import type { Route } from './+types/media'
+import { getViewer, requireAdmin } from '../../auth/guards.server'
+import { adminRepositoriesFor, repositoriesFor } from '../../data/repositories.server'
+import { OBJECT_KEY } from '../../uploads/storage/storage'
+
+const notFound = () => new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' } })
+
+/**
+ * GET /media/<key> (spec 5.12, issue 8.6): the key names the object, the session decides.
+ * Another Store's key, a guessed key, an encoded `../` or an object nobody may see yet: 404.
+ * Served with the type decided at upload, nosniff, and a sandboxing CSP (SVG can script).
+ */
+export async function loader(args: Route.LoaderArgs) {
+	const key = args.params['*'] ?? ''
+	if (!OBJECT_KEY.test(key)) return notFound()
+	const viewer = await getViewer(args)
+	const object = await repositoriesFor(viewer).uploads.openReadable(key)
+	if (!object) return notFound()
+	return new Response(object.body, {
+		headers: {
+			'Content-Type': object.contentType,
+			'Content-Length': String(object.size),
+			'X-Content-Type-Options': 'nosniff',
+			'Content-Security-Policy': "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
+			'Content-Disposition': 'inline',
+			'Cross-Origin-Resource-Policy': 'same-origin',
+			'Cache-Control': object.public ? 'public, max-age=300' : 'private, no-store',
+		},
+	})
+}
+
+/** DELETE /media/<key>: a Store Admin removes an object of their own Store (audited). */
+export async function action(args: Route.ActionArgs) {
+	const admin = await requireAdmin(args)
+	if (args.request.method !== 'DELETE') return new Response('Method not allowed', { status: 405, headers: { Allow: 'GET, DELETE' } })
+	const key = args.params['*'] ?? ''
+	if (!OBJECT_KEY.test(key)) return notFound()
+	const removed = await adminRepositoriesFor(admin).uploads.delete(key)
+	return removed ? new Response(null, { status: 204 }) : notFound()
+}

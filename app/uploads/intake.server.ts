@@ -1,0 +1,119 @@
+import { Readable, Transform } from 'node:stream'
+import busboy from 'busboy'
+
+/**
+ * Streaming multipart intake for `POST /api/upload` (issue 8.4), with busboy: parts named
+ * `file` only, limits enforced while the bytes arrive (per file, file count, whole request),
+ * so an oversize or endless body is cut off with 413 without being held in memory.
+ */
+export class UploadError extends Error {
+	override name = 'UploadError'
+	constructor(
+		readonly status: number,
+		readonly code: string,
+		message: string,
+	) {
+		super(message)
+	}
+}
+
+export type IntakeLimits = { maxFileBytes: number; maxFiles: number }
+
+/** Multipart framing and headers on top of the files themselves. */
+const OVERHEAD_BYTES = 64 * 1024
+
+export function maxRequestBytes(limits: IntakeLimits) {
+	return limits.maxFiles * (limits.maxFileBytes + OVERHEAD_BYTES)
+}
+
+export async function receiveFiles(request: Request, limits: IntakeLimits): Promise<Buffer[]> {
+	const type = request.headers.get('content-type') ?? ''
+	if (!/^multipart\/form-data\s*;/i.test(type)) {
+		throw new UploadError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with one or more parts named "file".')
+	}
+	const maxTotal = maxRequestBytes(limits)
+	if (Number(request.headers.get('content-length') ?? 0) > maxTotal) {
+		throw new UploadError(413, 'REQUEST_TOO_LARGE', `An upload request may carry at most ${maxTotal} bytes.`)
+	}
+	if (!request.body) throw new UploadError(400, 'NO_FILES', 'No file was sent.')
+
+	let parser: busboy.Busboy
+	try {
+		parser = busboy({
+			headers: { 'content-type': type },
+			limits: {
+				fileSize: limits.maxFileBytes,
+				files: limits.maxFiles,
+				fields: 0,
+				parts: limits.maxFiles,
+				headerPairs: 20,
+			},
+		})
+	} catch {
+		throw new UploadError(400, 'MALFORMED', 'The multipart body could not be read.')
+	}
+
+	const source = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream)
+	let seen = 0
+	const counter = new Transform({
+		transform(chunk: Buffer, _encoding, callback) {
+			seen += chunk.length
+			if (seen > maxTotal) {
+				callback(new UploadError(413, 'REQUEST_TOO_LARGE', `An upload request may carry at most ${maxTotal} bytes.`))
+				return
+			}
+			callback(null, chunk)
+		},
+	})
+
+	return new Promise<Buffer[]>((resolve, reject) => {
+		const files: Buffer[] = []
+		let failed = false
+		const fail = (error: UploadError) => {
+			if (failed) return
+			failed = true
+			source.destroy()
+			counter.destroy()
+			parser.removeAllListeners('close')
+			reject(error)
+		}
+
+		parser.on('file', (name, stream, info) => {
+			if (name !== 'file') {
+				stream.resume()
+				fail(new UploadError(400, 'UNEXPECTED_PART', `Unexpected part: ${name.slice(0, 40)}. Send parts named "file".`))
+				return
+			}
+			void info
+			const chunks: Buffer[] = []
+			stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+			stream.on('limit', () =>
+				fail(new UploadError(413, 'FILE_TOO_LARGE', `Each file may be at most ${limits.maxFileBytes} bytes.`)),
+			)
+			stream.on('end', () => {
+				if (!failed) files.push(Buffer.concat(chunks))
+			})
+		})
+		parser.on('field', (name) =>
+			fail(new UploadError(400, 'UNEXPECTED_FIELD', `Unexpected field: ${name.slice(0, 40)}. Only files are accepted.`)),
+		)
+		parser.on('fieldsLimit', () => fail(new UploadError(400, 'UNEXPECTED_FIELD', 'Only files are accepted.')))
+		parser.on('filesLimit', () =>
+			fail(new UploadError(413, 'TOO_MANY_FILES', `At most ${limits.maxFiles} files per request.`)),
+		)
+		parser.on('partsLimit', () =>
+			fail(new UploadError(413, 'TOO_MANY_FILES', `At most ${limits.maxFiles} files per request.`)),
+		)
+		parser.on('error', () => fail(new UploadError(400, 'MALFORMED', 'The multipart body could not be read.')))
+		counter.on('error', (error) =>
+			fail(error instanceof UploadError ? error : new UploadError(400, 'MALFORMED', 'The upload was interrupted.')),
+		)
+		source.on('error', () => fail(new UploadError(400, 'MALFORMED', 'The upload was interrupted.')))
+		parser.on('close', () => {
+			if (failed) return
+			if (files.length === 0) fail(new UploadError(400, 'NO_FILES', 'No file was sent.'))
+			else resolve(files)
+		})
+		source.pipe(counter).pipe(parser)
+	})
+}

@@ -1,0 +1,51 @@
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { assertObjectKey, type ObjectStorage } from './storage'
+
+export type S3Options = {
+	bucket: string
+	endpoint?: string
+	region: string
+	accessKeyId?: string
+	secretAccessKey?: string
+	forcePathStyle: boolean
+}
+
+/**
+ * An S3-compatible bucket, what a deployment with several instances needs. Several
+ * Store Runtimes may share one bucket: keys carry the Store, and ownership is checked
+ * on the database record before this is called.
+ */
+export function s3Storage(options: S3Options): ObjectStorage {
+	const client = new S3Client({
+		region: options.region,
+		endpoint: options.endpoint,
+		forcePathStyle: options.forcePathStyle,
+		credentials:
+			options.accessKeyId && options.secretAccessKey
+				? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+				: undefined,
+	})
+	const Bucket = options.bucket
+	return {
+		kind: 's3',
+		async put(key, body, contentType) {
+			assertObjectKey(key)
+			await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.byteLength }))
+		},
+		async get(key) {
+			assertObjectKey(key)
+			try {
+				const object = await client.send(new GetObjectCommand({ Bucket, Key: key }))
+				if (!object.Body) return null
+				return { body: object.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: object.ContentLength ?? 0 }
+			} catch (error) {
+				if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null
+				throw error
+			}
+		},
+		async delete(key) {
+			assertObjectKey(key)
+			await client.send(new DeleteObjectCommand({ Bucket, Key: key }))
+		},
+	}
+}
