@@ -14,7 +14,8 @@ describe.each(PROVIDERS)('session-scoped repositories on %s (spec 5.11: store is
 			data: { handle: `other-${Date.now()}-${Math.random()}`, name: 'Other Store' },
 			select: { id: true, name: true },
 		})
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: 'admin-1', email: 'a@x.test', name: 'A' }
+		const me = await signUpCustomer(t.auth)
+		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'A' }
 	})
 	afterAll(() => t.db.$disconnect())
 
@@ -32,6 +33,28 @@ describe.each(PROVIDERS)('session-scoped repositories on %s (spec 5.11: store is
 		})
 		expect(rows.find((r) => r.id === t.storeId)?.name).toBe('Renamed by admin')
 		expect(rows.find((r) => r.id === otherStore.id)?.name).toBe('Other Store')
+	})
+
+	it('records the admin’s profile change in the activity log, and a failed change leaves no entry (issue 8.3)', async () => {
+		await repositoriesFor(admin, t.db).store.updateProfile({ name: 'Audited name' })
+		const entry = await t.db.auditEntry.findFirst({
+			where: { storeId: t.storeId, action: 'store.update', actorId: admin.userId },
+			orderBy: { createdAt: 'desc' },
+			select: { detail: true, actorEmail: true },
+		})
+		expect(entry).toEqual({ detail: JSON.stringify({ name: 'Audited name' }), actorEmail: admin.email })
+		const ghost: AdminViewer = { ...admin, storeId: 'no-such-store' }
+		await expect(repositoriesFor(ghost, t.db).store.updateProfile({ name: 'Never' })).rejects.toThrow()
+		expect(await t.db.auditEntry.count({ where: { storeId: 'no-such-store' } })).toBe(0)
+		expect(await t.db.auditEntry.count({ where: { detail: { contains: 'Never' } } })).toBe(0)
+	})
+
+	it('rolls the change back when its audit row cannot be written: no change goes unrecorded (issue 8.3)', async () => {
+		const before = await repositoriesFor(admin, t.db).store.profile()
+		// An actor the database does not know: the audit insert fails inside the transaction.
+		const unknownActor: AdminViewer = { ...admin, userId: 'no-such-user' }
+		await expect(repositoriesFor(unknownActor, t.db).store.updateProfile({ name: 'Unrecorded' })).rejects.toThrow()
+		expect(await repositoriesFor(admin, t.db).store.profile()).toEqual(before)
 	})
 
 	it('refuses a Store profile update from a non-admin and changes nothing (spec 2: admin user)', async () => {
