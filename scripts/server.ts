@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@react-router/express'
 import compression from 'compression'
 import express from 'express'
+import onHeaders from 'on-headers'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
 import {
 	nonceContext,
@@ -72,9 +73,12 @@ if (config.isProduction) {
 
 app.use(express.static(join(root, 'public'), { ...files, maxAge: '1h' }))
 app.use(rejectCrossSiteWrites(config))
-// Pages and data depend on the session: no shared cache may keep them.
+// Pages and data depend on the session: no shared cache may keep them, unless the
+// route said otherwise (a product image): the default is set only where none was.
 app.use((_req, res, next) => {
-	res.set('Cache-Control', 'private, no-store')
+	onHeaders(res, () => {
+		if (!res.getHeader('Cache-Control')) res.setHeader('Cache-Control', 'private, no-store')
+	})
 	next()
 })
 app.use(stampClientIp)

@@ -35,7 +35,7 @@ const baseURL = `http://127.0.0.1:${port}`
 export default defineConfig({
 	testDir: './e2e',
 	// Headers and start-up refusals do not touch the database: once, on SQLite, is enough.
-	testMatch: engine === 'postgresql' ? ['auth.spec.ts', 'admin.spec.ts', 'hardening.spec.ts'] : undefined,
+	testMatch: engine === 'postgresql' ? ['auth.spec.ts', 'admin.spec.ts', 'hardening.spec.ts', 'uploads.spec.ts'] : undefined,
 	outputDir: path.join(root, 'test-results'),
 	globalTeardown: './e2e/support/global-teardown.ts',
 	timeout: 30_000,
@@ -87,6 +87,8 @@ export default defineConfig({
 			SVC_WORKLOAD_CREDENTIAL: '',
 			EMAIL_SERVICE_API_KEY: '',
 			REDIS_URL: '',
+			UPLOAD_STORAGE: 'disk',
+			UPLOAD_DIR: path.join(process.env.E2E_DB_DIR, 'uploads'),
 		},
 	},
 })

@@ -12,6 +12,8 @@ export class UploadError extends Error {
 		readonly status: number,
 		readonly code: string,
 		message: string,
+		/** Refused before any of the body was read: close the connection rather than read it. */
+		readonly unread = false,
 	) {
 		super(message)
 	}
@@ -26,14 +28,29 @@ export function maxRequestBytes(limits: IntakeLimits) {
 	return limits.maxFiles * (limits.maxFileBytes + OVERHEAD_BYTES)
 }
 
+/**
+ * After a refusal the rest of the body is read and thrown away, up to `cap` bytes, so the
+ * client reads the answer instead of a reset connection; past the cap (an endless or
+ * abusive body) the connection is dropped. Nothing is kept either way.
+ */
+function discardRest(source: Readable, cap: number) {
+	let discarded = 0
+	source.on('data', (chunk: Buffer) => {
+		discarded += chunk.length
+		if (discarded > cap) source.destroy()
+	})
+	source.on('error', () => undefined)
+	source.resume()
+}
+
 export async function receiveFiles(request: Request, limits: IntakeLimits): Promise<Buffer[]> {
 	const type = request.headers.get('content-type') ?? ''
 	if (!/^multipart\/form-data\s*;/i.test(type)) {
-		throw new UploadError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with one or more parts named "file".')
+		throw new UploadError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with one or more parts named "file".', true)
 	}
 	const maxTotal = maxRequestBytes(limits)
 	if (Number(request.headers.get('content-length') ?? 0) > maxTotal) {
-		throw new UploadError(413, 'REQUEST_TOO_LARGE', `An upload request may carry at most ${maxTotal} bytes.`)
+		throw new UploadError(413, 'REQUEST_TOO_LARGE', `An upload request may carry at most ${maxTotal} bytes.`, true)
 	}
 	if (!request.body) throw new UploadError(400, 'NO_FILES', 'No file was sent.')
 
@@ -72,9 +89,10 @@ export async function receiveFiles(request: Request, limits: IntakeLimits): Prom
 		const fail = (error: UploadError) => {
 			if (failed) return
 			failed = true
-			source.destroy()
-			counter.destroy()
 			parser.removeAllListeners('close')
+			source.unpipe(counter)
+			counter.destroy()
+			discardRest(source, maxTotal)
 			reject(error)
 		}
 

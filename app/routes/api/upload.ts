@@ -11,17 +11,19 @@ import { receiveFiles, UploadError } from '../../uploads/intake.server'
  * read nor kept. Identity and Store come from the session; the body holds only files.
  */
 export async function action(args: Route.ActionArgs) {
-	if (args.request.method !== 'POST') return problem(405, 'METHOD_NOT_ALLOWED', 'Use POST.', { Allow: 'POST' })
+	if (args.request.method !== 'POST') return refuseUnread(405, 'METHOD_NOT_ALLOWED', 'Use POST.', { Allow: 'POST' })
 	const viewer = await getViewer(args)
-	if (viewer.kind !== 'user') return problem(401, 'UNAUTHENTICATED', 'Sign in as a Store Admin to upload files.')
-	if (!isAdmin(viewer)) return problem(403, 'FORBIDDEN', 'Only Store Admins may upload files.')
+	if (viewer.kind !== 'user') return refuseUnread(401, 'UNAUTHENTICATED', 'Sign in as a Store Admin to upload files.')
+	if (!isAdmin(viewer)) return refuseUnread(403, 'FORBIDDEN', 'Only Store Admins may upload files.')
 	const { maxFileBytes, maxFiles } = getConfig().uploads
 	try {
 		const files = await receiveFiles(args.request, { maxFileBytes, maxFiles })
 		const objects = await adminRepositoriesFor(viewer).uploads.storeAll(files)
 		return Response.json({ objects }, { status: 201, headers: { 'Cache-Control': 'no-store' } })
 	} catch (error) {
-		if (error instanceof UploadError) return problem(error.status, error.code, error.message)
+		if (error instanceof UploadError) {
+			return (error.unread ? refuseUnread : problem)(error.status, error.code, error.message)
+		}
 		throw error
 	}
 }
@@ -31,6 +33,10 @@ export function loader() {
 }
 
 function problem(status: number, code: string, message: string, headers: Record<string, string> = {}) {
-	// Connection: close — whatever is left of the body is dropped with the connection, not drained.
-	return Response.json({ code, message }, { status, headers: { 'Cache-Control': 'no-store', Connection: 'close', ...headers } })
+	return Response.json({ code, message }, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
+}
+
+/** A refusal before any of the body was read: the connection closes, so the body is never read at all. */
+function refuseUnread(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+	return problem(status, code, message, { Connection: 'close', ...headers })
 }

@@ -8,7 +8,8 @@ const notFound = () => new Response('Not found', { status: 404, headers: { 'Cont
 /**
  * GET /media/<key> (spec 5.12, issue 8.6): the key names the object, the session decides.
  * Another Store's key, a guessed key, an encoded `../` or an object nobody may see yet: 404.
- * Served with the type decided at upload, nosniff, and a sandboxing CSP (SVG can script).
+ * Served with the type decided at upload, a sandboxing CSP (SVG can script), and the
+ * nosniff that every response carries (app/security/http.server.ts).
  */
 export async function loader(args: Route.LoaderArgs) {
 	const key = args.params['*'] ?? ''
@@ -20,7 +21,6 @@ export async function loader(args: Route.LoaderArgs) {
 		headers: {
 			'Content-Type': object.contentType,
 			'Content-Length': String(object.size),
-			'X-Content-Type-Options': 'nosniff',
 			'Content-Security-Policy': "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
 			'Content-Disposition': 'inline',
 			'Cross-Origin-Resource-Policy': 'same-origin',

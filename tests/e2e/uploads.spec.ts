@@ -1,0 +1,164 @@
+/**
+ * POST /api/upload over HTTP (spec 4: Store Admin access, magic bytes, size limits,
+ * risky SVG; spec 5.12: ownership checked on every read), against the built server.
+ */
+import { request as httpRequest } from 'node:http'
+import { IMAGES, multipart, pngOfSize } from '../helpers/images.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, serverOrigin, signIn, signUp, test } from './support/fixtures.ts'
+
+type Stored = { key: string; url: string; contentType: string; size: number }
+
+function filePart(name: string, buffer: Buffer, mimeType = 'application/octet-stream') {
+	return { name, mimeType, buffer }
+}
+
+test('an admin uploads each allowed image type and gets keys and URLs back (issue 8.4)', async ({ request }) => {
+	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
+	const response = await request.post('/api/upload', {
+		multipart: { file: filePart('photo.png', IMAGES.png, 'image/png') },
+	})
+	expect(response.status()).toBe(201)
+	const { objects } = (await response.json()) as { objects: Stored[] }
+	expect(objects).toHaveLength(1)
+	expect(objects[0]?.key).toMatch(/^stores\/[^/]+\/uploads\/[0-9a-f]{32}\.png$/)
+	expect(objects[0]?.key).not.toContain('photo')
+
+	// Several parts named file in one request (built by hand: the client folds repeated names).
+	const { body, contentType } = multipart(
+		Object.entries(IMAGES).map(([ext, bytes]) => ({ name: 'file', filename: `x.${ext}`, type: 'text/plain', body: bytes })),
+	)
+	const many = await request.post('/api/upload', { data: body, headers: { 'content-type': contentType } })
+	expect(many.status()).toBe(201)
+	const stored = ((await many.json()) as { objects: Stored[] }).objects
+	expect(stored.map((o) => o.contentType)).toEqual(['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/avif', 'image/svg+xml'])
+
+	for (const object of stored) {
+		const served = await request.get(object.url)
+		expect(served.status(), object.key).toBe(200)
+		expect(served.headers()['content-type']).toBe(object.contentType)
+		expect(served.headers()['x-content-type-options']).toBe('nosniff')
+		expect(served.headers()['content-security-policy']).toContain('sandbox')
+		const ext = object.key.split('.').pop() as keyof typeof IMAGES
+		if (ext === 'svg') expect((await served.body()).toString()).toContain('<rect')
+		else expect(Buffer.compare(await served.body(), IMAGES[ext])).toBe(0)
+	}
+})
+
+test('bad files are refused with a clear 4xx and nothing is stored (issue 8.4)', async ({ request }) => {
+	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
+	const cases: Array<[string, Record<string, ReturnType<typeof filePart> | string>, number]> = [
+		['HTML bytes named .png', { file: filePart('cat.png', Buffer.from('<html><script>alert(1)</script>'), 'image/png') }, 415],
+		['a hostile SVG', { file: filePart('x.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect fill="url(https://evil.example/a)"/></svg>'), 'image/svg+xml') }, 415],
+		['an entity-declaring SVG', { file: filePart('x.svg', Buffer.from('<!DOCTYPE svg [<!ENTITY a "b">]><svg xmlns="http://www.w3.org/2000/svg"/>')) }, 415],
+		['a file over 5 MB', { file: filePart('big.png', pngOfSize(5 * 1024 * 1024 + 1), 'image/png') }, 413],
+		['a storeId field', { file: filePart('a.png', IMAGES.png), storeId: 'another-store' }, 400],
+	]
+	for (const [what, multipartBody, status] of cases) {
+		const response = await request.post('/api/upload', { multipart: multipartBody })
+		expect(response.status(), what).toBe(status)
+		const body = (await response.json()) as { code: string; message: string }
+		expect(body.message.length, what).toBeGreaterThan(0)
+	}
+	const tooMany = multipart(Array.from({ length: 11 }, () => ({ name: 'file', filename: 'a.png', body: IMAGES.png })))
+	const response = await request.post('/api/upload', { data: tooMany.body, headers: { 'content-type': tooMany.contentType } })
+	expect(response.status()).toBe(413)
+	const json = await request.post('/api/upload', { data: { file: 'x' } })
+	expect(json.status()).toBe(415)
+})
+
+/** Sends a large body slowly enough to see whether the server answers before reading it. */
+function sendLargeBody(path: string, cookie: string, megabytes: number) {
+	return new Promise<{ status: number; elapsedMs: number; bytesSent: number }>((resolve, reject) => {
+		const started = Date.now()
+		const url = new URL(path, serverOrigin())
+		let bytesSent = 0
+		const req = httpRequest(
+			{
+				host: url.hostname,
+				port: url.port,
+				path: url.pathname,
+				method: 'POST',
+				headers: {
+					cookie,
+					origin: serverOrigin(),
+					'content-type': 'multipart/form-data; boundary=xyz',
+					'content-length': String(megabytes * 1024 * 1024),
+				},
+			},
+			(res) => {
+				res.resume()
+				resolve({ status: res.statusCode ?? 0, elapsedMs: Date.now() - started, bytesSent })
+				req.destroy()
+			},
+		)
+		req.on('error', (error) => {
+			if (!req.destroyed) reject(error)
+		})
+		const chunk = Buffer.alloc(64 * 1024, 1)
+		const write = () => {
+			while (bytesSent < megabytes * 1024 * 1024) {
+				bytesSent += chunk.length
+				if (!req.write(chunk)) return void req.once('drain', write)
+			}
+			req.end()
+		}
+		write()
+	})
+}
+
+test('signed-out callers and customers are refused before the body is read (spec 4)', async ({ playwright }) => {
+	// Signed out: a 200 MB body gets 401 long before it could have been sent.
+	const anonymous = await sendLargeBody('/api/upload', '', 200)
+	expect(anonymous.status).toBe(401)
+	expect(anonymous.bytesSent).toBeLessThan(200 * 1024 * 1024)
+
+	const customer = await playwright.request.newContext({ baseURL: serverOrigin(), extraHTTPHeaders: { Origin: serverOrigin() } })
+	await signUp(customer)
+	const cookie = (await customer.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+	const refused = await sendLargeBody('/api/upload', cookie, 200)
+	expect(refused.status).toBe(403)
+	expect(refused.bytesSent).toBeLessThan(200 * 1024 * 1024)
+	const small = await customer.post('/api/upload', { multipart: { file: filePart('a.png', IMAGES.png) } })
+	expect(small.status()).toBe(403)
+	await customer.dispose()
+})
+
+test('objects are read through ownership checks: guessed, foreign and traversal keys get 404 (spec 5.12)', async ({ request, playwright }) => {
+	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
+	const response = await request.post('/api/upload', { multipart: { file: filePart('a.png', IMAGES.png) } })
+	const [object] = ((await response.json()) as { objects: Stored[] }).objects
+	const storeId = object!.key.split('/')[1]
+
+	const stranger = await playwright.request.newContext({ baseURL: serverOrigin() })
+	// Not attached to an active Product: only admins may read it.
+	expect((await stranger.get(object!.url)).status()).toBe(404)
+	for (const path of [
+		`/media/stores/${storeId}/uploads/${'0'.repeat(32)}.png`,
+		`/media/stores/another-store/uploads/${object!.key.split('/').pop()}`,
+		`/media/stores/${storeId}/uploads/..%2F..%2F..%2Fpackage.json`,
+		'/media/%2e%2e/%2e%2e/package.json',
+		'/media/..%2f..%2f.env',
+		`/media/${encodeURIComponent('/etc/passwd')}`,
+	]) {
+		expect((await request.get(path)).status(), path).toBe(404)
+	}
+	await stranger.dispose()
+
+	// Delete: a customer cannot, the admin can, and afterwards nobody reads it.
+	const customer = await playwright.request.newContext({ baseURL: serverOrigin(), extraHTTPHeaders: { Origin: serverOrigin() } })
+	await signUp(customer)
+	expect((await customer.delete(object!.url, { maxRedirects: 0 })).status()).toBe(403)
+	await customer.dispose()
+	expect((await request.delete(object!.url)).status()).toBe(204)
+	expect((await request.get(object!.url)).status()).toBe(404)
+})
+
+test('the activity log lists the admin’s uploads and profile edits (issue 8.3)', async ({ page, request }) => {
+	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
+	await request.post('/api/upload', { multipart: { file: filePart('a.png', IMAGES.png) } })
+	await signIn(page.request, ADMIN_EMAIL, ADMIN_PASSWORD)
+	await page.goto('/admin/activity')
+	await expect(page.getByRole('heading', { name: 'Activity' })).toBeVisible()
+	await expect(page.getByRole('cell', { name: 'upload.create' }).first()).toBeVisible()
+	await expect(page.getByRole('cell', { name: ADMIN_EMAIL }).first()).toBeVisible()
+})
