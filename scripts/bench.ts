@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { cookieHeader, freePort } from '../tests/helpers/http'
+import { benchUploads } from './bench/uploads'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm run bench [-- --seconds N --connections N]
@@ -17,7 +18,9 @@ if (process.argv.includes('--help')) {
 Starts the production build (run \`npm run build\` first) on a free port with a
 fresh SQLite database, then measures: the home page as a guest, /account and
 /admin as signed-in users, a direct admin data request, and email sign-in
-(scrypt). Prints requests/s, latency percentiles and the server's memory.`)
+(scrypt); then uploads of a 2 MB PNG on disk and on a local S3 stand-in (s3rver),
+and the server's peak memory while a customer sends a 200 MB upload body.
+Prints requests/s, latency percentiles and the server's memory.`)
 	process.exit(0)
 }
 
@@ -28,37 +31,51 @@ const arg = (name: string, fallback: number) => {
 const seconds = arg('seconds', 5)
 const connections = arg('connections', 10)
 
-const port = await freePort()
-const base = `http://127.0.0.1:${port}`
-const dir = mkdtempSync(join(tmpdir(), 'store-bench-'))
 const admin = { email: 'bench-admin@example.com', password: randomBytes(12).toString('hex') }
 
-const server = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
-	stdio: ['ignore', 'ignore', 'inherit'],
-	env: {
-		...process.env,
-		NODE_ENV: 'production',
-		HOST: '127.0.0.1',
-		PORT: String(port),
-		AUTH_URL: base,
-		APP_URL: base,
-		AUTH_SECRET: randomBytes(32).toString('base64'),
-		DATABASE_URL: process.env.DATABASE_URL ?? `file:${join(dir, 'store.db')}`,
-		ADMIN_EMAIL: admin.email,
-		ADMIN_PASSWORD: admin.password,
-	},
-})
+type Server = { base: string; stop: () => Promise<void>; rssMb: () => number }
 
-/** Waits for the server to exit before deleting its database under it. */
-async function stop() {
-	const exited = new Promise((resolve) => server.once('exit', resolve))
-	server.kill('SIGTERM')
-	await exited
-	rmSync(dir, { recursive: true, force: true })
+/** The production build on a free port with a fresh SQLite database (and `env` on top). */
+async function startServer(env: Record<string, string> = {}): Promise<Server> {
+	const port = await freePort()
+	const base = `http://127.0.0.1:${port}`
+	const dir = mkdtempSync(join(tmpdir(), 'store-bench-'))
+	const child = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
+		stdio: ['ignore', 'ignore', 'inherit'],
+		env: {
+			...process.env,
+			NODE_ENV: 'production',
+			HOST: '127.0.0.1',
+			PORT: String(port),
+			AUTH_URL: base,
+			APP_URL: base,
+			AUTH_SECRET: randomBytes(32).toString('base64'),
+			DATABASE_URL: process.env.DATABASE_URL ?? `file:${join(dir, 'store.db')}`,
+			ADMIN_EMAIL: admin.email,
+			ADMIN_PASSWORD: admin.password,
+			UPLOAD_DIR: join(dir, 'uploads'),
+			...env,
+		},
+	})
+	const stop = async () => {
+		const exited = new Promise((resolve) => child.once('exit', resolve))
+		child.kill('SIGTERM')
+		await exited
+		rmSync(dir, { recursive: true, force: true })
+	}
+	try {
+		await waitForHealth(base)
+	} catch (error) {
+		await stop()
+		throw error
+	}
+	return { base, stop, rssMb: () => serverRssMb(child.pid) }
 }
 
+const main = await startServer()
+const base = main.base
+
 try {
-	await waitForHealth()
 	const customer = await signUp()
 	const adminCookie = await signIn(admin.email, admin.password)
 
@@ -77,9 +94,45 @@ try {
 	]
 	console.log(`\n${seconds}s per row, ${connections} connections, ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'fresh SQLite'}\n`)
 	console.table(rows)
-	console.log(`server memory after the run: ${serverRssMb()} MiB RSS`)
+	console.log(`server memory after the run: ${main.rssMb()} MiB RSS`)
+
+	const uploadRows = await benchUploads(
+		{ label: 'disk', base, adminCookie, customerCookie: customer.cookie, rssMb: main.rssMb },
+		{ seconds, connections },
+	)
+	uploadRows.push(...(await benchS3Uploads()))
+	console.log('\nuploads (peak = server RSS sampled every 20 ms during the row)\n')
+	console.table(uploadRows)
 } finally {
-	await stop()
+	await main.stop()
+}
+
+/** The same upload row against a second server whose storage is a local S3 stand-in (s3rver). */
+async function benchS3Uploads() {
+	const s3Dir = mkdtempSync(join(tmpdir(), 'store-bench-s3-'))
+	const s3 = spawn(process.execPath, ['tests/helpers/s3-stand-in.cjs', s3Dir, 'bench'], { stdio: ['ignore', 'pipe', 'inherit'] })
+	const port = await new Promise<number>((resolve, reject) => {
+		s3.stdout.setEncoding('utf8').on('data', (line: string) => {
+			const match = /port=(\d+)/.exec(line)
+			if (match) resolve(Number(match[1]))
+		})
+		s3.once('exit', () => reject(new Error('the S3 stand-in stopped')))
+	})
+	const server = await startServer({
+		UPLOAD_STORAGE: 's3',
+		S3_BUCKET: 'bench',
+		S3_ENDPOINT: `http://127.0.0.1:${port}`,
+		S3_ACCESS_KEY_ID: 'S3RVER',
+		S3_SECRET_ACCESS_KEY: 'S3RVER',
+	})
+	try {
+		const cookie = await postForm(server.base, '/sign-in', { email: admin.email, password: admin.password })
+		return await benchUploads({ label: 's3rver', base: server.base, adminCookie: cookie, customerCookie: '', rssMb: server.rssMb }, { seconds, connections })
+	} finally {
+		await server.stop()
+		s3.kill('SIGTERM')
+		rmSync(s3Dir, { recursive: true, force: true })
+	}
 }
 
 async function measure(title: string, options: autocannon.Options) {
@@ -94,7 +147,7 @@ async function measure(title: string, options: autocannon.Options) {
 	}
 }
 
-async function waitForHealth() {
+async function waitForHealth(base: string) {
 	for (let i = 0; i < 120; i++) {
 		const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false)
 		if (ok) return
@@ -104,7 +157,7 @@ async function waitForHealth() {
 }
 
 /** Posts a form as the browser would and returns the session cookies of its redirect. */
-async function postForm(path: string, fields: Record<string, string>) {
+async function postForm(base: string, path: string, fields: Record<string, string>) {
 	const response = await fetch(`${base}${path}`, {
 		method: 'POST',
 		redirect: 'manual',
@@ -116,23 +169,22 @@ async function postForm(path: string, fields: Record<string, string>) {
 }
 
 async function signUp() {
-	const account = { name: 'Bench Shopper', email: `bench-${Date.now()}@example.com`, password: 'bench password 123' }
-	return { ...account, cookie: await postForm('/sign-up', account) }
+	const account = { name: 'Bench Shopper', email: `bench-${Date.now()}@example.com`, password: `bench-${randomBytes(8).toString('hex')}` }
+	return { ...account, cookie: await postForm(base, '/sign-up', account) }
 }
 
 function signIn(email: string, password: string) {
-	return postForm('/sign-in', { email, password })
+	return postForm(base, '/sign-in', { email, password })
 }
 
 /** Memory of the node process serving requests (the start script's child). */
-function serverRssMb() {
+function serverRssMb(starter: number | undefined): number {
 	try {
-		const children = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim().split(/\s+/)
-		const pid = children.at(-1)
-		const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+		const children = readFileSync(`/proc/${starter}/task/${starter}/children`, 'utf8').trim().split(/\s+/)
+		const status = readFileSync(`/proc/${children.at(-1)}/status`, 'utf8')
 		const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
 		return Math.round(kb / 1024)
 	} catch {
-		return 'unknown'
+		return Number.NaN
 	}
 }
