@@ -5,7 +5,10 @@ import { type Config, getConfig } from '../config/env.server'
 import { type Db, getDb } from '../data/db.server'
 import { runtimeStoreId } from '../data/runtime-store.server'
 import { CLIENT_IP_HEADER } from '../security/http.server'
+import { mergeGuestCart } from '../cart/cart.server'
+import { claimGuestOrders } from '../orders/claim.server'
 import { accountRules } from './account-rules.server'
+import { guestIdFromCookieHeader } from './guest-cookie.server'
 
 const adminPlugin = () => admin({ defaultRole: 'user', adminRoles: ['admin'] })
 
@@ -53,8 +56,27 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 		},
 		databaseHooks: {
 			// Store scope is stamped by the server, never read from a request.
-			user: { create: { before: scopeToStore } },
-			session: { create: { before: scopeToStore } },
+			user: {
+				create: {
+					before: scopeToStore,
+					// Order claiming (spec 3.2): off until Stable; proof is this browser's guestId.
+					after: async (user, ctx) => {
+						const guestId = await guestIdFromCookieHeader(ctx?.headers?.get('cookie'))
+						await claimGuestOrders({ db, storeId: await runtimeStoreId(db), userId: user.id, guestId })
+					},
+				},
+			},
+			session: {
+				create: {
+					before: scopeToStore,
+					// A guest who signs in or up keeps their cart (pages and /api/auth/* alike).
+					after: async (session, ctx) => {
+						const guestId = await guestIdFromCookieHeader(ctx?.headers?.get('cookie'))
+						const storeId = (session as { storeId?: string }).storeId
+						if (guestId && storeId) await mergeGuestCart({ db, storeId, guestId, userId: session.userId })
+					},
+				},
+			},
 		},
 		advanced: {
 			useSecureCookies: config.authUrl.startsWith('https:'),

@@ -21,8 +21,14 @@ function guestCookie() {
 const GUEST_ID = /^[0-9a-f-]{36}$/
 
 /** The request's verified guest id, or null when absent, unsigned or forged. */
-export async function readGuestId(request: Request): Promise<string | null> {
-	const value: unknown = await guestCookie().parse(request.headers.get('cookie'))
+export function readGuestId(request: Request): Promise<string | null> {
+	return guestIdFromCookieHeader(request.headers.get('cookie'))
+}
+
+/** The same, from a raw Cookie header (better-auth hooks see headers, not a Request). */
+export async function guestIdFromCookieHeader(cookieHeader: string | null | undefined): Promise<string | null> {
+	if (!cookieHeader) return null
+	const value: unknown = await guestCookie().parse(cookieHeader)
 	return typeof value === 'string' && GUEST_ID.test(value) ? value : null
 }
 

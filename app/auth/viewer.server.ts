@@ -74,6 +74,7 @@ async function loadViewer({ request, guestId, setCookies }: RequestViewer): Prom
 			email: response.user.email,
 			name: response.user.name,
 			role: roleOf(response.user.role),
+			guestId,
 		}
 	}
 	return { kind: 'guest', storeId, guestId }

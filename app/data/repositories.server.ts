@@ -1,4 +1,8 @@
 import { auditRepository } from '../audit/audit.server'
+import { cartRepository } from '../cart/cart.server'
+import { catalogRepository } from '../catalog/catalog.server'
+import { newsletterRepository } from '../newsletter/newsletter.server'
+import { customerOrdersRepository, ordersRepository } from '../orders/orders.server'
 import { getStorage } from '../uploads/storage/index.server'
 import type { ObjectStorage } from '../uploads/storage/storage'
 import { uploadsRepository } from '../uploads/uploads.server'
@@ -14,6 +18,10 @@ import { type AdminViewer, type UserViewer, type Viewer } from './viewer'
 export function repositoriesFor(viewer: Viewer, db: Db = getDb(), storage?: ObjectStorage) {
 	return {
 		store: storeRepository(db, viewer),
+		catalog: catalogRepository(db, viewer),
+		cart: cartRepository(db, viewer),
+		orders: ordersRepository(db, viewer),
+		newsletter: newsletterRepository(db, viewer.storeId),
 		// Built on use: most requests never touch uploads or their storage client.
 		get uploads() {
 			return uploadsRepository(db, viewer, storage ?? getStorage())
@@ -22,7 +30,11 @@ export function repositoriesFor(viewer: Viewer, db: Db = getDb(), storage?: Obje
 }
 
 export function userRepositoriesFor(viewer: UserViewer, db: Db = getDb()) {
-	return { ...repositoriesFor(viewer, db), account: accountRepository(db, viewer) }
+	return {
+		...repositoriesFor(viewer, db),
+		account: accountRepository(db, viewer),
+		myOrders: customerOrdersRepository(db, viewer),
+	}
 }
 
 export function adminRepositoriesFor(viewer: AdminViewer, db: Db = getDb(), storage?: ObjectStorage) {

@@ -17,6 +17,8 @@ export type UserViewer = {
 	role: Role
 	email: string
 	name: string
+	/** This browser's verified guestId cookie (cart merge, proof for order claiming). */
+	guestId?: string
 }
 
 export type AdminViewer = UserViewer & { role: 'admin' }

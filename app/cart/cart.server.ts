@@ -1,0 +1,147 @@
+import type { Db } from '../data/db.server'
+import type { Viewer } from '../data/viewer'
+import { DomainError, notFound } from '../errors.server'
+
+/** The most of one Product a single cart line may hold, whatever the stock. */
+export const MAX_LINE_QUANTITY = 99
+
+type Owner = { userId: string } | { guestId: string }
+
+/** A Customer's cart is theirs; a Guest's belongs to the signed guestId cookie (spec 1, 2). */
+export function cartOwner(viewer: Viewer): Owner {
+	return viewer.kind === 'user' ? { userId: viewer.userId } : { guestId: viewer.guestId }
+}
+
+const lineFields = {
+	id: true,
+	quantity: true,
+	product: { select: { id: true, slug: true, title: true, priceMinor: true, stock: true, status: true, imageKey: true } },
+} as const
+
+/**
+ * The viewer's cart (spec 2: Cart belongs to a Customer or a Guest). Every query is scoped
+ * to the Store and the owner; a line or product id that is not the owner's, or a product that
+ * is not active, is a 404 and changes nothing. Totals come from current prices, never forms.
+ */
+export function cartRepository(db: Db, viewer: Viewer) {
+	const owner = cartOwner(viewer)
+	const cartWhere = { storeId: viewer.storeId, ...owner }
+
+	const findCart = () => db.cart.findFirst({ where: cartWhere, select: { id: true } })
+	const ensureCart = async () => {
+		const existing = await findCart()
+		if (existing) return existing
+		try {
+			return await db.cart.create({ data: { storeId: viewer.storeId, ...owner }, select: { id: true } })
+		} catch {
+			// Two first adds at once: the unique (storeId, owner) lets one win; use it.
+			const raced = await findCart()
+			if (!raced) throw new Error('cart could not be created')
+			return raced
+		}
+	}
+
+	const activeProduct = async (productId: string) => {
+		const product = await db.product.findFirst({
+			where: { id: productId, storeId: viewer.storeId, status: 'active' },
+			select: { id: true, stock: true, title: true },
+		})
+		if (!product) throw notFound('That product')
+		return product
+	}
+
+	const checkQuantity = (quantity: number, stock: number, title: string) => {
+		if (stock <= 0) throw new DomainError(409, `${title} is out of stock.`, 'quantity')
+		if (quantity > Math.min(stock, MAX_LINE_QUANTITY)) {
+			throw new DomainError(409, `Only ${Math.min(stock, MAX_LINE_QUANTITY)} of ${title} can be ordered.`, 'quantity')
+		}
+	}
+
+	const ownLine = async (lineId: string) => {
+		const line = await db.cartLine.findFirst({
+			where: { id: lineId, cart: cartWhere },
+			select: { id: true, product: { select: { stock: true, title: true, status: true } } },
+		})
+		if (!line) throw notFound('That cart line')
+		return line
+	}
+
+	return {
+		async summary() {
+			const cart = await db.cart.findFirst({
+				where: cartWhere,
+				select: { id: true, lines: { select: lineFields, orderBy: { createdAt: 'asc' } } },
+			})
+			const lines = (cart?.lines ?? []).map((line) => {
+				const available = line.product.status === 'active' && line.product.stock >= line.quantity
+				return { ...line, lineTotalMinor: line.product.priceMinor * line.quantity, available }
+			})
+			const subtotalMinor = lines.reduce((sum, line) => sum + line.lineTotalMinor, 0)
+			return { lines, subtotalMinor, itemCount: lines.reduce((sum, line) => sum + line.quantity, 0) }
+		},
+
+		async itemCount() {
+			const result = await db.cartLine.aggregate({ where: { cart: cartWhere }, _sum: { quantity: true } })
+			return result._sum.quantity ?? 0
+		},
+
+		async add(productId: string, quantity: number) {
+			const product = await activeProduct(productId)
+			const cart = await ensureCart()
+			const existing = await db.cartLine.findUnique({
+				where: { cartId_productId: { cartId: cart.id, productId } },
+				select: { id: true, quantity: true },
+			})
+			const total = (existing?.quantity ?? 0) + quantity
+			checkQuantity(total, product.stock, product.title)
+			if (existing) await db.cartLine.update({ where: { id: existing.id }, data: { quantity: total } })
+			else await db.cartLine.create({ data: { cartId: cart.id, productId, quantity } })
+			return { title: product.title }
+		},
+
+		async update(lineId: string, quantity: number) {
+			const line = await ownLine(lineId)
+			if (line.product.status !== 'active') throw notFound('That product')
+			checkQuantity(quantity, line.product.stock, line.product.title)
+			await db.cartLine.update({ where: { id: line.id }, data: { quantity } })
+		},
+
+		async remove(lineId: string) {
+			const line = await ownLine(lineId)
+			await db.cartLine.delete({ where: { id: line.id } })
+		},
+	}
+}
+
+/**
+ * When a Guest signs in or signs up, the guest cart joins the Customer's cart: quantities
+ * add up, capped by stock (and the line maximum); inactive products are dropped. The guest
+ * cart is then deleted. Runs for sign-ins through the pages and through /api/auth/* alike.
+ */
+export async function mergeGuestCart({ db, storeId, guestId, userId }: { db: Db; storeId: string; guestId: string; userId: string }) {
+	await db.$transaction(async (tx) => {
+		const guestCart = await tx.cart.findFirst({
+			where: { storeId, guestId },
+			select: { id: true, lines: { select: { productId: true, quantity: true, product: { select: { stock: true, status: true } } } } },
+		})
+		if (!guestCart) return
+		if (guestCart.lines.length > 0) {
+			const userCart =
+				(await tx.cart.findFirst({ where: { storeId, userId }, select: { id: true } })) ??
+				(await tx.cart.create({ data: { storeId, userId }, select: { id: true } }))
+			for (const line of guestCart.lines) {
+				if (line.product.status !== 'active') continue
+				const existing = await tx.cartLine.findUnique({
+					where: { cartId_productId: { cartId: userCart.id, productId: line.productId } },
+					select: { id: true, quantity: true },
+				})
+				const cap = Math.min(line.product.stock, MAX_LINE_QUANTITY)
+				const quantity = Math.min((existing?.quantity ?? 0) + line.quantity, cap)
+				if (quantity <= 0) continue
+				if (existing) await tx.cartLine.update({ where: { id: existing.id }, data: { quantity } })
+				else await tx.cartLine.create({ data: { cartId: userCart.id, productId: line.productId, quantity } })
+			}
+		}
+		await tx.cart.delete({ where: { id: guestCart.id } })
+	})
+}

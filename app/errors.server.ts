@@ -1,0 +1,17 @@
+/**
+ * A refusal a shopper or operator can act on: a status for the response and a message
+ * for the page, optionally tied to one form field. Thrown by domain code, turned into a
+ * 4xx by routes; never used for programmer errors.
+ */
+export class DomainError extends Error {
+	override name = 'DomainError'
+	constructor(
+		readonly status: 400 | 403 | 404 | 409 | 422,
+		message: string,
+		readonly field?: string,
+	) {
+		super(message)
+	}
+}
+
+export const notFound = (what: string) => new DomainError(404, `${what} was not found.`)

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DETAILS, asCustomer, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
+import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { cartRepository, mergeGuestCart } from '../cart/cart.server'
+import { claimGuestOrders } from './claim.server'
+import { placeOrder } from './checkout.server'
+import { customerOrdersRepository, ordersRepository } from './orders.server'
+import { hashOrderToken } from './token.server'
+
+describe.each(PROVIDERS)('carts and checkout on %s (issue 6)', (provider) => {
+	let t: TestDatabase
+	let otherStoreId: string
+
+	beforeAll(async () => {
+		t = await openTestDatabase(provider)
+		await offline(t.db, t.storeId)
+		otherStoreId = (await t.db.store.create({ data: { handle: `o-${randomUUID()}`, name: 'Other' }, select: { id: true } })).id
+	})
+	afterAll(() => t.db.$disconnect())
+
+	const checkout = (viewer: Parameters<typeof placeOrder>[0]['viewer'], key = randomUUID()) =>
+		placeOrder({ db: t.db, viewer, details: DETAILS, connectionHandle: 'offline', idempotencyKey: key })
+
+	describe('owner scoping (spec 2: Cart belongs to a Customer or a Guest; spec 5.11)', () => {
+		it('keeps each guest’s cart to itself: another owner’s line id is a 404 and changes nothing', async () => {
+			const product = await createProduct(t.db, t.storeId)
+			const alice = newGuest(t.storeId)
+			const mallory = newGuest(t.storeId)
+			await cartRepository(t.db, alice).add(product.id, 2)
+			const [line] = (await cartRepository(t.db, alice).summary()).lines
+			await expect(cartRepository(t.db, mallory).update(line!.id, 1)).rejects.toMatchObject({ status: 404 })
+			await expect(cartRepository(t.db, mallory).remove(line!.id)).rejects.toMatchObject({ status: 404 })
+			expect((await cartRepository(t.db, mallory).summary()).lines).toHaveLength(0)
+			expect((await cartRepository(t.db, alice).summary()).lines[0]?.quantity).toBe(2)
+		})
+
+		it('refuses draft, archived, unknown and another Store’s products with 404', async () => {
+			const guest = newGuest(t.storeId)
+			const draft = await createProduct(t.db, t.storeId, { status: 'draft' })
+			const archived = await createProduct(t.db, t.storeId, { status: 'archived' })
+			const foreign = await createProduct(t.db, otherStoreId)
+			for (const id of [draft.id, archived.id, foreign.id, 'no-such-product']) {
+				await expect(cartRepository(t.db, guest).add(id, 1)).rejects.toMatchObject({ status: 404 })
+			}
+			expect(await cartRepository(t.db, guest).itemCount()).toBe(0)
+		})
+
+		it('caps quantities by stock and computes totals from current prices', async () => {
+			const product = await createProduct(t.db, t.storeId, { stock: 3, priceMinor: 1250 })
+			const guest = newGuest(t.storeId)
+			await cartRepository(t.db, guest).add(product.id, 2)
+			await expect(cartRepository(t.db, guest).add(product.id, 2)).rejects.toMatchObject({ status: 409 })
+			await t.db.product.update({ where: { id: product.id }, data: { priceMinor: 999 } })
+			const summary = await cartRepository(t.db, guest).summary()
+			expect(summary.subtotalMinor).toBe(2 * 999)
+			expect(summary.itemCount).toBe(2)
+		})
+	})
+
+	describe('checkout (spec: Checkout requests)', () => {
+		it('creates the Order in one transaction: snapshot, stock decremented, cart emptied', async () => {
+			const product = await createProduct(t.db, t.storeId, { stock: 5, priceMinor: 2000 })
+			const guest = newGuest(t.storeId)
+			await cartRepository(t.db, guest).add(product.id, 2)
+			const { order, replayed } = await checkout(guest)
+			expect(replayed).toBe(false)
+			expect(order.totalMinor).toBe(4000)
+			expect(order.status).toBe('awaiting_payment')
+			expect(order.number).toBeGreaterThanOrEqual(1001)
+			expect(order.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+			expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(3)
+			expect(await cartRepository(t.db, guest).itemCount()).toBe(0)
+			// The price snapshot does not follow later price changes.
+			await t.db.product.update({ where: { id: product.id }, data: { priceMinor: 1 } })
+			const seen = await ordersRepository(t.db, guest).byToken(order.token)
+			expect(seen?.lines[0]).toMatchObject({ unitPriceMinor: 2000, quantity: 2, lineTotalMinor: 4000 })
+			const row = await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { tokenHash: true } })
+			expect(row.tokenHash).toBe(hashOrderToken(order.token))
+			expect(row.tokenHash).not.toBe(order.token)
+		})
+
+		it('a replayed or double-clicked submit returns the first Order, never a second', async () => {
+			const product = await createProduct(t.db, t.storeId, { stock: 5 })
+			const guest = newGuest(t.storeId)
+			await cartRepository(t.db, guest).add(product.id, 1)
+			const key = randomUUID()
+			const [a, b] = await Promise.all([checkout(guest, key), checkout(guest, key)])
+			expect(a.order.id).toBe(b.order.id)
+			const again = await checkout(guest, key)
+			expect(again).toMatchObject({ replayed: true, order: { id: a.order.id } })
+			expect(await t.db.order.count({ where: { storeId: t.storeId, idempotencyKey: key } })).toBe(1)
+			expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(4)
+			// The same key from another session is a conflict, not someone else's Order.
+			await expect(checkout(newGuest(t.storeId), key)).rejects.toMatchObject({ status: 409 })
+		})
+
+		it('sells the last unit once when two checkouts race for it; stock never goes negative', async () => {
+			const product = await createProduct(t.db, t.storeId, { stock: 1 })
+			const buyers = [newGuest(t.storeId), newGuest(t.storeId)]
+			for (const buyer of buyers) await cartRepository(t.db, buyer).add(product.id, 1)
+			const results = await Promise.allSettled(buyers.map((buyer) => checkout(buyer)))
+			expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+			const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult
+			expect(refused.reason).toMatchObject({ status: 409 })
+			expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(0)
+			expect(await t.db.orderLine.count({ where: { productId: product.id } })).toBe(1)
+		})
+
+		it('refuses an empty cart and a product gone out of stock or unpublished since it was added', async () => {
+			await expect(checkout(newGuest(t.storeId))).rejects.toMatchObject({ status: 409 })
+			const product = await createProduct(t.db, t.storeId, { stock: 2 })
+			const guest = newGuest(t.storeId)
+			await cartRepository(t.db, guest).add(product.id, 2)
+			await t.db.product.update({ where: { id: product.id }, data: { stock: 1 } })
+			await expect(checkout(guest)).rejects.toMatchObject({ status: 409 })
+			await t.db.product.update({ where: { id: product.id }, data: { stock: 5, status: 'archived' } })
+			await expect(checkout(guest)).rejects.toMatchObject({ status: 409 })
+			expect(await cartRepository(t.db, guest).itemCount()).toBe(2)
+			expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(5)
+		})
+
+		it('refuses a payment method the Store does not offer', async () => {
+			const product = await createProduct(t.db, t.storeId)
+			const guest = newGuest(t.storeId)
+			await cartRepository(t.db, guest).add(product.id, 1)
+			await expect(
+				placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'stripe-of-another-store', idempotencyKey: randomUUID() }),
+			).rejects.toMatchObject({ status: 400 })
+		})
+	})
+
+	describe('orders belong to their owner (issue 6.5)', () => {
+		it('shows a Customer only their own Orders; a guest only through the token', async () => {
+			const product = await createProduct(t.db, t.storeId)
+			const me = await signUpCustomer(t.auth)
+			const other = await signUpCustomer(t.auth)
+			const viewer = asCustomer(t.storeId, me.userId, me.email)
+			await cartRepository(t.db, viewer).add(product.id, 1)
+			const { order } = await checkout(viewer)
+			expect((await customerOrdersRepository(t.db, viewer).list()).map((o) => o.number)).toContain(order.number)
+			const stranger = asCustomer(t.storeId, other.userId, other.email)
+			expect(await customerOrdersRepository(t.db, stranger).byNumber(order.number)).toBeNull()
+			expect((await customerOrdersRepository(t.db, stranger).list()).map((o) => o.number)).not.toContain(order.number)
+			// The token works only in its Store, and only when well formed.
+			expect(await ordersRepository(t.db, newGuest(otherStoreId)).byToken(order.token)).toBeNull()
+			expect(await ordersRepository(t.db, newGuest(t.storeId)).byToken(`${order.token.slice(0, 42)}x`)).toBeNull()
+			expect(await ordersRepository(t.db, newGuest(t.storeId)).byToken(String(order.number))).toBeNull()
+		})
+	})
+
+	describe('signing in keeps the guest cart (issue 6.3)', () => {
+		it('merges quantities, capped by stock, and removes the guest cart', async () => {
+			const a = await createProduct(t.db, t.storeId, { stock: 3 })
+			const b = await createProduct(t.db, t.storeId, { stock: 10 })
+			const me = await signUpCustomer(t.auth)
+			const guest = newGuest(t.storeId)
+			const customer = asCustomer(t.storeId, me.userId, me.email)
+			await cartRepository(t.db, customer).add(a.id, 2)
+			await cartRepository(t.db, guest).add(a.id, 2)
+			await cartRepository(t.db, guest).add(b.id, 4)
+			await mergeGuestCart({ db: t.db, storeId: t.storeId, guestId: guest.guestId, userId: me.userId })
+			const lines = (await cartRepository(t.db, customer).summary()).lines
+			expect(Object.fromEntries(lines.map((l) => [l.product.id, l.quantity]))).toEqual({ [a.id]: 3, [b.id]: 4 })
+			expect(await t.db.cart.count({ where: { storeId: t.storeId, guestId: guest.guestId } })).toBe(0)
+		})
+
+		it('merges on sign-in through better-auth itself, reading the signed guestId cookie', async () => {
+			const product = await createProduct(t.db, t.storeId)
+			const { issueGuestId } = await import('../auth/guest-cookie.server')
+			const issued = await issueGuestId()
+			await cartRepository(t.db, { kind: 'guest', storeId: t.storeId, guestId: issued.guestId }).add(product.id, 2)
+			const me = await signUpCustomer(t.auth)
+			await t.auth.api.signInEmail({
+				body: { email: me.email, password: 'correct horse battery' },
+				headers: new Headers({ cookie: issued.setCookie.split(';')[0]! }),
+			})
+			const lines = (await cartRepository(t.db, asCustomer(t.storeId, me.userId, me.email)).summary()).lines
+			expect(lines.map((l) => [l.product.id, l.quantity])).toEqual([[product.id, 2]])
+		})
+	})
+
+	describe('order claiming stays off (spec 3.2, 9)', () => {
+		async function guestOrder(guestId: string, email: string) {
+			const product = await createProduct(t.db, t.storeId)
+			const guest = { kind: 'guest' as const, storeId: t.storeId, guestId }
+			await cartRepository(t.db, guest).add(product.id, 1)
+			return placeOrder({ db: t.db, viewer: guest, details: { ...DETAILS, email }, connectionHandle: 'offline', idempotencyKey: randomUUID() })
+		}
+
+		it('claims nothing while the capability is off', async () => {
+			const me = await signUpCustomer(t.auth)
+			const guestId = randomUUID()
+			const { order } = await guestOrder(guestId, me.email)
+			expect(await claimGuestOrders({ db: t.db, storeId: t.storeId, userId: me.userId, guestId })).toBe(0)
+			expect((await t.db.order.findUniqueOrThrow({ where: { id: order.id } })).userId).toBeNull()
+		})
+
+		it('when switched on, claims only Orders from the same browser, never by email alone', async () => {
+			const me = await signUpCustomer(t.auth)
+			const myBrowser = randomUUID()
+			const mine = await guestOrder(myBrowser, 'someone@example.com')
+			const sameEmailElsewhere = await guestOrder(randomUUID(), me.email)
+			const claimed = await claimGuestOrders({ db: t.db, storeId: t.storeId, userId: me.userId, guestId: myBrowser, enabled: true })
+			expect(claimed).toBe(1)
+			expect((await t.db.order.findUniqueOrThrow({ where: { id: mine.order.id } })).userId).toBe(me.userId)
+			expect((await t.db.order.findUniqueOrThrow({ where: { id: sameEmailElsewhere.order.id } })).userId).toBeNull()
+		})
+	})
+})

@@ -1,0 +1,20 @@
+import { createHash, createHmac } from 'node:crypto'
+import { getConfig } from '../config/env.server'
+
+/**
+ * The guest's confirmation link `/orders/<token>` (issue 6.5): 256 bits, derived from the
+ * Order id with AUTH_SECRET, so a double-submitted checkout can lead to the same link
+ * without the token ever being stored. The database keeps only its sha256 for lookup.
+ * Rotating AUTH_SECRET retires old confirmation links (signed-in Customers keep theirs
+ * under /account/orders).
+ */
+export function orderToken(orderId: string, secret = getConfig().authSecret) {
+	return createHmac('sha256', secret).update(`order-confirmation:${orderId}`).digest('base64url')
+}
+
+export function hashOrderToken(token: string) {
+	return createHash('sha256').update(token).digest('hex')
+}
+
+/** A well-formed token (43 base64url characters); anything else is not looked up at all. */
+export const ORDER_TOKEN = /^[A-Za-z0-9_-]{43}$/
