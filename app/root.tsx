@@ -28,9 +28,12 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader(args: Route.LoaderArgs) {
 	const viewer = await getViewer(args)
-	const store = await repositoriesFor(viewer).store.profile()
+	const repositories = repositoriesFor(viewer)
+	const [store, cartCount] = await Promise.all([repositories.store.profile(), repositories.cart.itemCount()])
 	return {
 		storeName: store.name,
+		money: { currency: store.currency, locale: store.locale },
+		cartCount,
 		flash: readFlash(args.context),
 		viewer:
 			viewer.kind === 'user'
@@ -57,12 +60,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					</Link>
 					{/* Without root data (an error thrown by route middleware before any
 					    loader ran) the viewer is unknown: show no account links rather than wrong ones. */}
-					{root ? <AccountNav viewer={root.viewer} /> : null}
+					{root ? <AccountNav viewer={root.viewer} cartCount={root.cartCount} /> : null}
 				</header>
 				<main>
 					{root?.flash ? <FlashNotice flash={root.flash} /> : null}
 					{children}
 				</main>
+				<footer className="site-footer">
+					<Link to="/newsletter">Newsletter</Link>
+					<span>{root?.storeName}</span>
+				</footer>
 				<ScrollRestoration nonce={nonce} />
 				<Scripts nonce={nonce} />
 			</body>
@@ -70,12 +77,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	)
 }
 
-function AccountNav({ viewer }: { viewer: Awaited<ReturnType<typeof loader>>['viewer'] }) {
+function AccountNav({ viewer, cartCount }: { viewer: Awaited<ReturnType<typeof loader>>['viewer']; cartCount: number }) {
 	return (
 		<nav aria-label="Account">
+			<Link to="/cart" className="cart-link" data-testid="cart-link">
+				Cart{cartCount > 0 ? <span className="cart-count" data-testid="cart-count"> ({cartCount})</span> : null}
+			</Link>
 			{viewer.signedIn ? (
 				<>
 					{viewer.isAdmin ? <Link to="/admin">Store Admin</Link> : null}
+					<Link to="/account/orders">Orders</Link>
 					<Link to="/account">{viewer.name}</Link>
 					<Form method="post" action="/sign-out">
 						<button type="submit" className="link-button">

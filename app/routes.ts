@@ -2,11 +2,19 @@ import { type RouteConfig, index, layout, prefix, route } from '@react-router/de
 
 export default [
 	index('routes/store/home.tsx'),
+	route('products/:slug', 'routes/store/product.tsx'),
+	route('cart', 'routes/store/cart.tsx'),
+	route('checkout', 'routes/store/checkout.tsx'),
+	route('orders/:token', 'routes/store/order.tsx'),
+	route('newsletter', 'routes/store/newsletter.tsx'),
+	route('newsletter/unsubscribe', 'routes/store/newsletter-unsubscribe.tsx'),
 	route('sign-up', 'routes/auth/sign-up.tsx'),
 	route('sign-in', 'routes/auth/sign-in.tsx'),
 	route('sign-out', 'routes/auth/sign-out.tsx'),
 	route('account', 'routes/account/account.tsx'),
 	route('account/password', 'routes/account/password.tsx'),
+	route('account/orders', 'routes/account/orders.tsx'),
+	route('account/orders/:number', 'routes/account/order.tsx'),
 
 	// Everything under /admin sits below the guard in this layout (its middleware).
 	...prefix('admin', [

@@ -3,6 +3,8 @@
  * creates the Store and the seeded Store Admin account. Safe to run again.
  */
 import { getAuth } from '../app/auth/auth.server'
+import { seedDemoProducts } from '../app/catalog/demo.server'
+import { ensureOfflineConnection, upsertStripeConnection } from '../app/payments/connections.server'
 import { getDb } from '../app/data/db.server'
 import { ensureRuntimeStore } from '../app/data/runtime-store.server'
 import { DEFAULT_ADMIN_PASSWORD, seedAdmin } from '../app/data/seed-admin.server'
@@ -10,12 +12,16 @@ import { loadConfigOrExit } from './lib/config'
 import { migrateDatabase } from './lib/migrate'
 
 if (process.argv.includes('--help')) {
-	console.log(`Usage: npm run init
+	console.log(`Usage: npm run init [-- --demo]
 
 Applies the database migrations for DATABASE_URL (default file:./data/store.db),
-creates the Store, and creates the Store Admin account from ADMIN_EMAIL and
-ADMIN_PASSWORD (or the published defaults, with a warning). Idempotent: an
-existing admin's password is never changed. Reads .env when present.`)
+creates the Store, its offline payment Connection, and the Store Admin account from
+ADMIN_EMAIL and ADMIN_PASSWORD (or the published defaults, with a warning). With
+STRIPE_SECRET_KEY set it creates or updates the Connection "stripe" (keys stored
+encrypted). Idempotent: an existing admin's password is never changed. Reads .env.
+
+  --demo   also create a handful of demo Products (never by default; in production
+           it prints a warning, since demo products are then for sale).`)
 	process.exit(0)
 }
 
@@ -28,6 +34,17 @@ console.log('[init] migrations applied')
 const db = getDb()
 const store = await ensureRuntimeStore(db)
 console.log(`[init] store: ${store.name}`)
+
+await ensureOfflineConnection(db, store.id)
+if (config.stripe) {
+	await upsertStripeConnection(db, store.id, config.stripe)
+	console.log('[init] Stripe Connection "stripe" configured (keys stored encrypted)')
+}
+if (process.argv.includes('--demo')) {
+	if (config.isProduction) console.warn('[init] WARNING: adding demo Products to a production store; they are for sale until archived.')
+	const created = await seedDemoProducts(db, store.id)
+	console.log(`[init] demo products: ${created} created`)
+}
 
 const outcome = await seedAdmin({
 	db,

@@ -4,6 +4,7 @@
  * temp dir, a fresh AUTH_SECRET, and test admin credentials. Every variable the
  * server relies on is set here, so a developer's .env changes nothing.
  */
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,6 +19,18 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 
 // The config is evaluated again in every worker; workers inherit these from the main process.
 process.env.E2E_PORT ??= String(await freePort())
+// A Stripe stand-in for the checkout path (no network here), started once; the teardown stops it.
+if (!process.env.E2E_STRIPE_PORT) {
+	const port = await freePort()
+	const standIn = spawn(process.execPath, [path.join(root, 'tests/e2e/support/stripe-stand-in.mjs')], {
+		env: { ...process.env, STAND_IN_PORT: String(port) },
+		stdio: 'ignore',
+		detached: true,
+	})
+	standIn.unref()
+	process.env.E2E_STRIPE_PORT = String(port)
+	process.env.E2E_STRIPE_PID = String(standIn.pid)
+}
 process.env.E2E_DB_DIR ??= mkdtempSync(path.join(tmpdir(), 'store-e2e-'))
 
 // E2E_DATABASE=postgresql runs the database-backed specs against a fresh PostgreSQL
@@ -35,7 +48,7 @@ const baseURL = `http://127.0.0.1:${port}`
 export default defineConfig({
 	testDir: './e2e',
 	// Headers and start-up refusals do not touch the database: once, on SQLite, is enough.
-	testMatch: engine === 'postgresql' ? ['auth.spec.ts', 'admin.spec.ts', 'hardening.spec.ts', 'uploads.spec.ts'] : undefined,
+	testMatch: engine === 'postgresql' ? ['auth.spec.ts', 'admin.spec.ts', 'hardening.spec.ts', 'uploads.spec.ts', 'storefront.spec.ts'] : undefined,
 	outputDir: path.join(root, 'test-results'),
 	globalTeardown: './e2e/support/global-teardown.ts',
 	timeout: 30_000,
@@ -87,6 +100,8 @@ export default defineConfig({
 			SVC_WORKLOAD_CREDENTIAL: '',
 			EMAIL_SERVICE_API_KEY: '',
 			REDIS_URL: '',
+			STRIPE_SECRET_KEY: 'sk_test_e2e_stand_in_key',
+			STRIPE_API_BASE: `http://127.0.0.1:${process.env.E2E_STRIPE_PORT}`,
 			UPLOAD_STORAGE: 'disk',
 			UPLOAD_DIR: path.join(process.env.E2E_DB_DIR, 'uploads'),
 		},

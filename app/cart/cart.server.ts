@@ -2,8 +2,9 @@ import type { Db } from '../data/db.server'
 import type { Viewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 
-/** The most of one Product a single cart line may hold, whatever the stock. */
-export const MAX_LINE_QUANTITY = 99
+import { MAX_LINE_QUANTITY } from './limits'
+
+export { MAX_LINE_QUANTITY }
 
 type Owner = { userId: string } | { guestId: string }
 

@@ -49,6 +49,10 @@ const EnvSchema = z.object({
 	S3_ACCESS_KEY_ID: optional,
 	S3_SECRET_ACCESS_KEY: optional,
 	S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
+	// The Stripe Connection, declared by configuration (`npm run init` stores it encrypted).
+	STRIPE_SECRET_KEY: optional,
+	STRIPE_WEBHOOK_SECRET: optional,
+	STRIPE_API_BASE: optionalUrl,
 })
 
 export type Config = ReturnType<typeof parseConfig>
@@ -119,6 +123,9 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		host: vars.HOST,
 		port: vars.PORT,
 		trustProxy: vars.TRUST_PROXY,
+		stripe: vars.STRIPE_SECRET_KEY
+			? { secretKey: vars.STRIPE_SECRET_KEY, webhookSecret: vars.STRIPE_WEBHOOK_SECRET, apiBase: vars.STRIPE_API_BASE }
+			: undefined,
 		uploads: {
 			storage: vars.UPLOAD_STORAGE,
 			dir: vars.UPLOAD_DIR,

@@ -8,7 +8,7 @@ export function storeRepository(db: Db, viewer: Viewer) {
 		profile() {
 			return db.store.findUniqueOrThrow({
 				where: { id: viewer.storeId },
-				select: { name: true },
+				select: { name: true, currency: true, locale: true },
 			})
 		},
 

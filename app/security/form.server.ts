@@ -110,3 +110,18 @@ export const fields = {
 	name: z.string().trim().min(1, 'Enter a name').max(80, 'Use at most 80 characters'),
 	redirectTo: z.string().max(2048).optional(),
 }
+
+/**
+ * A whole number field within [min, max]: digits only, so "-1", "1.5", "1e3", "0x10" and
+ * "99999999999" are refused with a field error rather than coerced.
+ */
+export function wholeNumber(label: string, min: number, max: number) {
+	return z
+		.string()
+		.regex(/^\d{1,9}$/, `${label} must be a whole number`)
+		.transform(Number)
+		.pipe(z.number().min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`))
+}
+
+/** An id as the store issues them (cuid or UUID); anything else never reaches a query. */
+export const recordId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown id')

@@ -47,7 +47,8 @@ export function securityHeaders(config: Config) {
 				'font-src': ["'self'"],
 				'object-src': ["'none'"],
 				'base-uri': ["'self'"],
-				'form-action': ["'self'"],
+				// Checkout without JavaScript is a form post answered by a redirect to Stripe's page.
+				'form-action': ["'self'", 'https://checkout.stripe.com'],
 				'frame-ancestors': ["'none'"],
 				'upgrade-insecure-requests': config.isProduction && config.appUrl.startsWith('https:') ? [] : null,
 			},

@@ -48,7 +48,7 @@ function expectSecurityHeaders(response: APIResponse, what: string) {
 	expect(csp.get('object-src'), what).toEqual(["'none'"])
 	expect(csp.get('frame-ancestors'), what).toEqual(["'none'"])
 	expect(csp.get('base-uri'), what).toEqual(["'self'"])
-	expect(csp.get('form-action'), what).toEqual(["'self'"])
+	expect(csp.get('form-action'), what).toEqual(["'self'", 'https://checkout.stripe.com'])
 	expect(headers['x-content-type-options'], what).toBe('nosniff')
 	expect(headers['referrer-policy'], what).toBe('same-origin')
 	expect(headers['x-frame-options']?.toUpperCase(), what).toBe('DENY')

@@ -1,24 +1,62 @@
 import { Link, useRouteLoaderData } from 'react-router'
+import type { Route } from './+types/home'
+import { getViewer } from '../../auth/guards.server'
+import { repositoriesFor } from '../../data/repositories.server'
 import type { loader as rootLoader } from '../../root'
+import { ProductCard } from '../../ui/product-card'
 
 /** The tab shows the Store's own name (issue 5.11), from the root loader. */
-export const meta = ({ matches }: { matches: Array<{ id: string; data?: unknown } | undefined> }) => {
+export function meta({ matches }: { matches: ReadonlyArray<{ id: string; data?: unknown } | undefined> }) {
 	const root = matches.find((match) => match?.id === 'root')?.data as { storeName?: string } | undefined
 	return [{ title: root?.storeName ?? 'Store' }]
 }
 
-export default function Home() {
+const pageOf = (request: Request) => {
+	const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
+	return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1
+}
+
+export async function loader(args: Route.LoaderArgs) {
+	const viewer = await getViewer(args)
+	return repositoriesFor(viewer).catalog.page({ page: pageOf(args.request) })
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
 	const root = useRouteLoaderData<typeof rootLoader>('root')
+	const { products, page, pages } = loaderData
 	return (
 		<section>
-			<h1>Welcome to {root?.storeName}</h1>
-			{root?.viewer.signedIn ? (
-				<p>
-					Signed in as {root.viewer.name}. <Link to="/account">Your account</Link>
-				</p>
+			<h1>{root?.storeName}</h1>
+			{products.length === 0 ? (
+				<div className="empty-state" data-testid="catalog-empty">
+					<p>Nothing for sale yet. Please come back soon.</p>
+					{root?.viewer.signedIn && root.viewer.isAdmin ? (
+						<p className="hint">
+							Store Admins: run <code>npm run init -- --demo</code> for demo products.
+						</p>
+					) : null}
+				</div>
 			) : (
-				<p>
-					Browse as a guest, or <Link to="/sign-up">create an account</Link>.
+				<ul className="product-grid">
+					{products.map((product) => (
+						<li key={product.id}>
+							<ProductCard product={product} />
+						</li>
+					))}
+				</ul>
+			)}
+			{pages > 1 ? (
+				<nav className="pager" aria-label="Pages">
+					{page > 1 ? <Link to={`/?page=${page - 1}`}>Previous</Link> : null}
+					<span>
+						Page {page} of {pages}
+					</span>
+					{page < pages ? <Link to={`/?page=${page + 1}`}>Next</Link> : null}
+				</nav>
+			) : null}
+			{root?.viewer.signedIn ? null : (
+				<p className="hint">
+					Shop as a guest, or <Link to="/sign-up">create an account</Link> to see your orders later.
 				</p>
 			)}
 		</section>

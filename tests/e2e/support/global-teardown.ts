@@ -6,6 +6,13 @@ import { dropTestDatabase } from '../../helpers/postgres.ts'
 
 /** Removes the run's temp database dir and PostgreSQL database (made once in tests/playwright.config.ts). */
 export default async function globalTeardown() {
+	if (process.env.E2E_STRIPE_PID) {
+		try {
+			process.kill(Number(process.env.E2E_STRIPE_PID), 'SIGTERM')
+		} catch {
+			// Already gone.
+		}
+	}
 	if (process.env.E2E_PG_DATABASE) await dropTestDatabase(process.env.E2E_PG_DATABASE)
 	const dir = process.env.E2E_DB_DIR
 	if (dir && path.resolve(dir).startsWith(path.resolve(tmpdir()) + path.sep)) {

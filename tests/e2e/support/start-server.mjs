@@ -25,7 +25,8 @@ for (const name of ['NODE_ENV', 'AUTH_SECRET', 'DATABASE_URL', 'AUTH_URL', 'PORT
 }
 
 const tsx = ['--import', 'tsx']
-const init = spawnSync(process.execPath, [...tsx, 'scripts/init.ts'], {
+// Demo products give the storefront specs something to sell (fresh database per run).
+const init = spawnSync(process.execPath, [...tsx, 'scripts/init.ts', ...(process.env.E2E_DEMO === '0' ? [] : ['--demo'])], {
 	cwd: root,
 	env: process.env,
 	stdio: 'inherit',

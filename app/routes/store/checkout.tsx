@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/checkout'
+import { getViewer } from '../../auth/guards.server'
+import { getConfig } from '../../config/env.server'
+import { getDb } from '../../data/db.server'
+import { repositoriesFor } from '../../data/repositories.server'
+import { placeOrder } from '../../orders/checkout.server'
+import { recordProviderRef } from '../../orders/orders.server'
+import { checkoutConnections } from '../../payments/connections.server'
+import { startPayment } from '../../payments/payments.server'
+import { fields, parseForm } from '../../security/form.server'
+import { redirectWithFlash } from '../../ui/flash.server'
+import { Field, FormError, Honeypot } from '../../ui/forms'
+import { Price } from '../../ui/money-format'
+import { domainFailure } from './failure.server'
+
+export const meta = () => [{ title: 'Checkout' }]
+
+export async function loader(args: Route.LoaderArgs) {
+	const viewer = await getViewer(args)
+	const summary = await repositoriesFor(viewer).cart.summary()
+	if (summary.lines.length === 0) throw await redirectWithFlash('/cart', 'Your cart is empty.')
+	const connections = await checkoutConnections(getDb(), viewer.storeId)
+	return {
+		summary,
+		connections: connections.map(({ handle, displayName }) => ({ handle, displayName })),
+		// One key per rendering of this page: a replayed or double-clicked submit carries the same one.
+		idempotencyKey: randomUUID(),
+		prefill: viewer.kind === 'user' ? { email: viewer.email, name: viewer.name } : { email: '', name: '' },
+	}
+}
+
+const text = (label: string, max: number) => z.string().trim().min(1, `Enter ${label}`).max(max, `Use at most ${max} characters`)
+
+const checkoutForm = {
+	email: fields.email,
+	name: fields.name,
+	addressLine1: text('a street address', 120),
+	addressLine2: z.string().trim().max(120, 'Use at most 120 characters'),
+	city: text('a city', 80),
+	postalCode: text('a postal code', 16).regex(/^[A-Za-z0-9 -]+$/, 'Enter a valid postal code'),
+	country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'Enter a two-letter country code (e.g. US, DE)'),
+	payment: z.string().regex(/^[a-z0-9-]{1,40}$/, 'Choose a payment method'),
+	idempotencyKey: z.uuid('Reload the checkout page and try again'),
+}
+
+/**
+ * The spec's Checkout request: validated on the server, placed in one transaction, then
+ * paid through the chosen Connection. Offline: straight to the confirmation. Stripe: to
+ * the provider's Checkout page (303), which returns to the confirmation.
+ */
+export async function action(args: Route.ActionArgs) {
+	const viewer = await getViewer(args)
+	const form = await parseForm(args.request, checkoutForm)
+	if (!form.ok) return data(form, { status: 400 })
+	const { payment, idempotencyKey, ...details } = form.data
+	const db = getDb()
+	let placed
+	try {
+		placed = await placeOrder({ db, viewer, details, connectionHandle: payment, idempotencyKey })
+	} catch (error) {
+		return domainFailure(error)
+	}
+	const { order } = placed
+	const confirmation = `/orders/${order.token}`
+	if (order.status !== 'awaiting_payment' || order.connection.provider === 'offline') throw redirect(confirmation)
+	const appUrl = getConfig().appUrl
+	try {
+		const started = await startPayment(db, order.connection, {
+			order,
+			lines: order.lines,
+			urls: { success: `${appUrl}${confirmation}?paid=1`, cancel: `${appUrl}${confirmation}` },
+		})
+		if (started.providerRef) await recordProviderRef(db, { storeId: order.storeId, orderId: order.id, providerRef: started.providerRef })
+		throw redirect(started.redirectTo ?? confirmation, 303)
+	} catch (error) {
+		if (error instanceof Response) throw error
+		console.error('[checkout] payment could not be started', (error as Error).name, (error as Error).message?.slice(0, 200))
+		throw await redirectWithFlash(confirmation, 'Your order is saved, but the payment could not be started. Try “Pay now” again.')
+	}
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+	const pending = useNavigation().state === 'submitting'
+	const errors = actionData?.fieldErrors ?? {}
+	const { summary, connections, idempotencyKey, prefill } = loaderData
+	return (
+		<section className="checkout">
+			<h1>Checkout</h1>
+			<div className="checkout-grid">
+				<Form method="post" noValidate className="card wide">
+					<FormError message={actionData?.formError} />
+					<h2>Contact</h2>
+					<Field name="email" label="Email" type="email" autoComplete="email" defaultValue={prefill.email} required error={errors.email} />
+					<h2>Shipping address</h2>
+					<Field name="name" label="Full name" autoComplete="name" defaultValue={prefill.name} required error={errors.name} />
+					<Field name="addressLine1" label="Street address" autoComplete="address-line1" required error={errors.addressLine1} />
+					<Field name="addressLine2" label="Apartment, suite (optional)" autoComplete="address-line2" error={errors.addressLine2} />
+					<Field name="city" label="City" autoComplete="address-level2" required error={errors.city} />
+					<Field name="postalCode" label="Postal code" autoComplete="postal-code" required error={errors.postalCode} />
+					<Field name="country" label="Country code" autoComplete="country" placeholder="US" maxLength={2} required error={errors.country} />
+					<fieldset className="payment-methods">
+						<legend>Payment</legend>
+						{connections.map((connection, index) => (
+							<label key={connection.handle} className="radio">
+								<input type="radio" name="payment" value={connection.handle} defaultChecked={index === 0} /> {connection.displayName}
+							</label>
+						))}
+						{errors.payment ? <p className="field-error">{errors.payment}</p> : null}
+					</fieldset>
+					<input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+					<Honeypot />
+					<button type="submit" disabled={pending}>
+						{pending ? 'Placing order…' : 'Place order'}
+					</button>
+				</Form>
+				<aside className="card order-summary">
+					<h2>Order summary</h2>
+					<ul>
+						{summary.lines.map((line) => (
+							<li key={line.id}>
+								{line.quantity} × {line.product.title} <Price minor={line.lineTotalMinor} />
+							</li>
+						))}
+					</ul>
+					<p>
+						Total: <strong data-testid="checkout-total"><Price minor={summary.subtotalMinor} /></strong>
+					</p>
+					<Link to="/cart">Edit cart</Link>
+				</aside>
+			</div>
+		</section>
+	)
+}

@@ -1,0 +1,57 @@
+import { data, Form, useNavigation } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/newsletter-unsubscribe'
+import { getViewer } from '../../auth/guards.server'
+import { repositoriesFor } from '../../data/repositories.server'
+import { readUnsubscribeToken } from '../../newsletter/newsletter.server'
+import { parseForm } from '../../security/form.server'
+import { FormError } from '../../ui/forms'
+
+export const meta = () => [{ title: 'Unsubscribe' }]
+
+const refused = () =>
+	data({ message: 'This unsubscribe link is not valid or has expired. Use the link in a recent newsletter.' }, { status: 400 })
+
+/** GET shows a button (link scanners must not unsubscribe anyone); POST unsubscribes. No sign-in needed. */
+export async function loader(args: Route.LoaderArgs) {
+	const viewer = await getViewer(args)
+	const token = new URL(args.request.url).searchParams.get('token') ?? ''
+	const verdict = readUnsubscribeToken(token, viewer.storeId)
+	if (!verdict.ok) throw refused()
+	return { token, email: verdict.email }
+}
+
+export async function action(args: Route.ActionArgs) {
+	const viewer = await getViewer(args)
+	const form = await parseForm(args.request, { token: z.string().max(1024) })
+	if (!form.ok) return data(form, { status: 400 })
+	const verdict = readUnsubscribeToken(form.data.token, viewer.storeId)
+	if (!verdict.ok) throw refused()
+	await repositoriesFor(viewer).newsletter.unsubscribe(verdict.email)
+	return { done: true as const, email: verdict.email }
+}
+
+export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
+	const pending = useNavigation().state === 'submitting'
+	if (actionData && 'done' in actionData) {
+		return (
+			<section className="card">
+				<h1>Unsubscribed</h1>
+				<p data-testid="unsubscribed">{actionData.email} will get no more newsletters from us.</p>
+			</section>
+		)
+	}
+	return (
+		<section className="card">
+			<h1>Unsubscribe</h1>
+			<p>Stop sending newsletters to {loaderData.email}?</p>
+			<Form method="post">
+				<FormError message={actionData && 'formError' in actionData ? actionData.formError : undefined} />
+				<input type="hidden" name="token" value={loaderData.token} />
+				<button type="submit" disabled={pending}>
+					Unsubscribe
+				</button>
+			</Form>
+		</section>
+	)
+}

@@ -1,0 +1,85 @@
+import { ORDER_STATUS_LABELS, type OrderStatus } from '../orders/status'
+import { Price } from './money-format'
+
+export type OrderView = {
+	number: number
+	status: string
+	email: string
+	name: string
+	addressLine1: string
+	addressLine2: string
+	city: string
+	postalCode: string
+	country: string
+	currency: string
+	subtotalMinor: number
+	totalMinor: number
+	paymentNote: string | null
+	createdAt: string
+	connection: { provider: string; displayName: string }
+	lines: Array<{ title: string; unitPriceMinor: number; quantity: number; lineTotalMinor: number }>
+}
+
+export function statusLabel(status: string) {
+	return ORDER_STATUS_LABELS[status as OrderStatus] ?? status
+}
+
+/** An Order as its owner sees it: lines, totals, address, status and how to pay. */
+export function OrderDetails({ order }: { order: OrderView }) {
+	return (
+		<div className="order-details">
+			<p>
+				Status: <strong data-testid="order-status">{statusLabel(order.status)}</strong> · placed {order.createdAt.slice(0, 10)}
+			</p>
+			{order.paymentNote ? <p className="hint">{order.paymentNote}</p> : null}
+			<table className="data-table">
+				<thead>
+					<tr>
+						<th>Item</th>
+						<th>Price</th>
+						<th>Qty</th>
+						<th>Total</th>
+					</tr>
+				</thead>
+				<tbody>
+					{order.lines.map((line, index) => (
+						<tr key={index}>
+							<td>{line.title}</td>
+							<td>
+								<Price minor={line.unitPriceMinor} currency={order.currency} />
+							</td>
+							<td>{line.quantity}</td>
+							<td>
+								<Price minor={line.lineTotalMinor} currency={order.currency} />
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
+			<p className="cart-total">
+				Total: <strong data-testid="order-total"><Price minor={order.totalMinor} currency={order.currency} /></strong>
+			</p>
+			<h2>Shipping to</h2>
+			<address>
+				{order.name}
+				<br />
+				{order.addressLine1}
+				{order.addressLine2 ? (
+					<>
+						<br />
+						{order.addressLine2}
+					</>
+				) : null}
+				<br />
+				{order.postalCode} {order.city}, {order.country}
+			</address>
+			<h2>Payment</h2>
+			<p>{order.connection.displayName}</p>
+			{order.connection.provider === 'offline' && order.status === 'awaiting_payment' ? (
+				<p className="hint">
+					Pay by bank transfer quoting order #{order.number}, or on delivery. We ship once the payment is confirmed.
+				</p>
+			) : null}
+		</div>
+	)
+}
