@@ -205,6 +205,21 @@ describe.each(PROVIDERS)('uploads on %s', (provider) => {
 			await expect(repo(customer).delete(object!.key)).rejects.toThrow(/Store Admin/)
 		})
 
+		it('lets shoppers read an image only while an active Product of the Store shows it (issue 8.6)', async () => {
+			const [object] = await repo(admin).storeAll([IMAGES.png])
+			const guest = uploadsRepository(t.db, { kind: 'guest', storeId: t.storeId, guestId: 'g' }, backend.storage)
+			const product = await t.db.product.create({
+				data: { storeId: t.storeId, slug: `img-${Date.now()}-${Math.random().toString(16).slice(2)}`, title: 'Pictured', priceMinor: 100, status: 'draft', imageKey: object!.key },
+			})
+			expect(await guest.openReadable(object!.key)).toBeNull()
+			await t.db.product.update({ where: { id: product.id }, data: { status: 'active' } })
+			expect((await guest.openReadable(object!.key))?.contentType).toBe('image/png')
+			await t.db.product.update({ where: { id: product.id }, data: { status: 'archived' } })
+			expect(await guest.openReadable(object!.key)).toBeNull()
+			// Another Store's shopper never reads it, whatever its products say.
+			expect(await uploadsRepository(t.db, { kind: 'guest', storeId: otherAdmin.storeId, guestId: 'g' }, backend.storage).openReadable(object!.key)).toBeNull()
+		})
+
 		it('deletes the object and its record, with an audit row', async () => {
 			const [object] = await repo(admin).storeAll([IMAGES.png])
 			expect(await repo(admin).delete(object!.key)).toBe(true)

@@ -120,10 +120,8 @@ function requireAdminViewer(viewer: Viewer): AdminViewer {
 	return viewer
 }
 
-/**
- * Whether shoppers may see the object: it is the image of an active Product of this Store.
- * Products arrive with the storefront; until then only admins read uploads.
- */
-async function isShownOnStorefront(_db: Db, _storeId: string, _key: string): Promise<boolean> {
-	return false
+/** Whether shoppers may see the object: it is the image of an active Product of this Store. */
+async function isShownOnStorefront(db: Db, storeId: string, key: string): Promise<boolean> {
+	const product = await db.product.findFirst({ where: { storeId, imageKey: key, status: 'active' }, select: { id: true } })
+	return product !== null
 }
