@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
+import { createDb } from '../app/data/db.server'
 import { cookieHeader, freePort } from '../tests/helpers/http'
 import { benchUploads } from './bench/uploads'
 
@@ -33,13 +34,14 @@ const connections = arg('connections', 10)
 
 const admin = { email: 'bench-admin@example.com', password: randomBytes(12).toString('hex') }
 
-type Server = { base: string; stop: () => Promise<void>; rssMb: () => number }
+type Server = { base: string; databaseUrl: string; stop: () => Promise<void>; rssMb: () => number }
 
 /** The production build on a free port with a fresh SQLite database (and `env` on top). */
 async function startServer(env: Record<string, string> = {}): Promise<Server> {
 	const port = await freePort()
 	const base = `http://127.0.0.1:${port}`
 	const dir = mkdtempSync(join(tmpdir(), 'store-bench-'))
+	const databaseUrl = process.env.DATABASE_URL ?? `file:${join(dir, 'store.db')}`
 	const child = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
 		stdio: ['ignore', 'ignore', 'inherit'],
 		env: {
@@ -50,7 +52,7 @@ async function startServer(env: Record<string, string> = {}): Promise<Server> {
 			AUTH_URL: base,
 			APP_URL: base,
 			AUTH_SECRET: randomBytes(32).toString('base64'),
-			DATABASE_URL: process.env.DATABASE_URL ?? `file:${join(dir, 'store.db')}`,
+			DATABASE_URL: databaseUrl,
 			ADMIN_EMAIL: admin.email,
 			ADMIN_PASSWORD: admin.password,
 			UPLOAD_DIR: join(dir, 'uploads'),
@@ -69,7 +71,7 @@ async function startServer(env: Record<string, string> = {}): Promise<Server> {
 		await stop()
 		throw error
 	}
-	return { base, stop, rssMb: () => serverRssMb(child.pid) }
+	return { base, databaseUrl, stop, rssMb: () => serverRssMb(child.pid) }
 }
 
 const main = await startServer()
@@ -79,8 +81,13 @@ try {
 	const customer = await signUp()
 	const adminCookie = await signIn(admin.email, admin.password)
 
+	const shop = await prepareShopper()
 	const rows = [
-		await measure('GET / (guest)', { url: `${base}/` }),
+		await measure('GET /no-such-page (404, in-app reference)', { url: `${base}/no-such-page`, headers: { cookie: shop.guestCookie } }),
+		await measure('GET / (guest)', { url: `${base}/`, headers: { cookie: shop.guestCookie } }),
+		await measure('GET /products/:slug (guest)', { url: `${base}/products/canvas-tote`, headers: { cookie: shop.guestCookie } }),
+		await measure('GET /cart (guest, 3 lines)', { url: `${base}/cart`, headers: { cookie: shop.cartCookie } }),
+		await measureCheckout(shop),
 		await measure('GET /account (customer)', { url: `${base}/account`, headers: { cookie: customer.cookie } }),
 		await measure('GET /admin/store (admin)', { url: `${base}/admin/store`, headers: { cookie: adminCookie } }),
 		await measure('GET /admin/store.data (admin)', { url: `${base}/admin/store.data`, headers: { cookie: adminCookie } }),
@@ -133,6 +140,83 @@ async function benchS3Uploads() {
 		s3.kill('SIGTERM')
 		rmSync(s3Dir, { recursive: true, force: true })
 	}
+}
+
+/** A guest with a cookie, and a guest whose cart holds three demo products. */
+async function prepareShopper() {
+	const first = await fetch(`${base}/`)
+	const guestCookie = cookieHeader(first.headers)
+	const cart = await fetch(`${base}/`)
+	const cartCookie = cookieHeader(cart.headers)
+	for (const slug of ['canvas-tote', 'enamel-mug', 'field-notebook']) {
+		const html = await (await fetch(`${base}/products/${slug}`, { headers: { cookie: cartCookie } })).text()
+		const productId = /name="productId" value="([^"]+)"/.exec(html)?.[1] ?? ''
+		await fetch(`${base}/cart`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { cookie: cartCookie, origin: base },
+			body: new URLSearchParams({ intent: 'add', productId, quantity: '1' }),
+		})
+	}
+	const notebook = /name="productId" value="([^"]+)"/.exec(await (await fetch(`${base}/products/field-notebook`)).text())?.[1] ?? ''
+	return { guestCookie, cartCookie, notebook }
+}
+
+/**
+ * Checkout submits: each request is a different guest (its own cart of one notebook, its
+ * own idempotency key), placing a real Order in one transaction. Carts are prepared first,
+ * so the row times the checkout alone.
+ */
+async function measureCheckout(shop: { notebook: string }) {
+	// Enough stock for every checkout of the row (the demo has 60 notebooks).
+	const db = createDb(main.databaseUrl)
+	await db.product.updateMany({ data: { stock: 1_000_000 } })
+	await db.$disconnect()
+	const guests: string[] = []
+	for (let i = 0; i < 400; i++) {
+		const home = await fetch(`${base}/no-such-page`)
+		const cookie = cookieHeader(home.headers)
+		await fetch(`${base}/cart`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { cookie, origin: base },
+			body: new URLSearchParams({ intent: 'add', productId: shop.notebook, quantity: '1' }),
+		})
+		guests.push(cookie)
+	}
+	let next = 0
+	const form = (key: string) =>
+		new URLSearchParams({
+			email: 'bench@example.com',
+			name: 'Bench Buyer',
+			addressLine1: '1 Bench Street',
+			addressLine2: '',
+			city: 'Loadtown',
+			postalCode: '12345',
+			country: 'US',
+			payment: 'offline',
+			idempotencyKey: key,
+		}).toString()
+	const row = await measure('POST /checkout (offline, new Order)', {
+		url: base,
+		amount: guests.length,
+		requests: [
+			{
+				method: 'POST',
+				path: '/checkout',
+				setupRequest: (request) => {
+					const cookie = guests[next++ % guests.length] ?? ''
+					const headers = { ...request.headers, cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' }
+					return { ...request, headers, body: form(crypto.randomUUID()) }
+				},
+			},
+		],
+	})
+	// The row counts only if every submit really placed an Order.
+	const check = createDb(main.databaseUrl)
+	const placed = await check.order.count({ where: { email: 'bench@example.com' } })
+	await check.$disconnect()
+	return { ...row, route: `${row.route}: ${placed} placed` }
 }
 
 async function measure(title: string, options: autocannon.Options) {

@@ -17,6 +17,12 @@ export const CAPABILITIES: readonly Capability[] = [
 	{ id: 'store-admin', title: 'Store Admin access', maturity: 'experimental', offered: true },
 	{ id: 'store-profile', title: 'Store profile', maturity: 'experimental', offered: true },
 	{ id: 'guest-tracking', title: 'Guest tracking (guestId)', maturity: 'experimental', offered: true },
+	{ id: 'catalog', title: 'Catalog and product pages', maturity: 'experimental', offered: true },
+	{ id: 'carts', title: 'Guest and customer carts (merged at sign-in)', maturity: 'experimental', offered: true },
+	{ id: 'checkout', title: 'Checkout (offline payment, Stripe Checkout)', maturity: 'experimental', offered: true },
+	{ id: 'newsletter', title: 'Newsletter subscribe and unsubscribe', maturity: 'experimental', offered: true },
+	{ id: 'uploads', title: 'Uploads into Store-scoped storage', maturity: 'experimental', offered: true },
+	{ id: 'activity-log', title: 'Store Admin activity log', maturity: 'experimental', offered: true },
 	{ id: 'guest-order-claiming', title: 'Claiming guest Orders on registration', maturity: 'experimental', offered: false },
 	{ id: 'managed-sign-in', title: 'Managed single sign-on for Store Admin', maturity: 'experimental', offered: false },
 ]

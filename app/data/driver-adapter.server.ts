@@ -15,5 +15,25 @@ export function createDriverAdapter(url: string) {
 	const file = resolve(url.slice('file:'.length))
 	// A new user has no data/ folder yet; SQLite would fail to create the file.
 	mkdirSync(dirname(file), { recursive: true })
-	return new PrismaBetterSQLite3({ url: `file:${file}` })
+	return new TunedSqlite({ url: `file:${file}` })
+}
+
+type Pragmas = { pragma(source: string): unknown }
+
+/**
+ * The embedded database tuned for a web server (docs/decisions/014-sqlite-wal.md), set on the
+ * connection as it opens, before any query: WAL lets reads go on during a write and commits
+ * with one sync instead of several; synchronous=NORMAL syncs at checkpoints (a power cut may
+ * lose the last commits, never the database); writers wait up to 5 s for the lock.
+ */
+class TunedSqlite extends PrismaBetterSQLite3 {
+	override async connect() {
+		const adapter = await super.connect()
+		const client = (adapter as unknown as { client?: Pragmas }).client
+		if (!client) throw new Error('The SQLite adapter no longer exposes its connection; update TunedSqlite')
+		client.pragma('journal_mode = WAL')
+		client.pragma('synchronous = NORMAL')
+		client.pragma('busy_timeout = 5000')
+		return adapter
+	}
 }

@@ -86,9 +86,8 @@ export async function placeOrder({
 		return { order: withToken(existing), replayed: true }
 	}
 
-	const earlier = await replay()
-	if (earlier) return earlier
-
+	// No lookup before the attempt: a replay finds its cart empty (or hits the unique key)
+	// and is answered from the first Order in the catch below. The common path saves a query.
 	const connection = await db.connection.findFirst({
 		where: { storeId, handle: connectionHandle, active: true, provider: { in: ['offline', 'stripe'] } },
 		select: { id: true, provider: true },
@@ -133,12 +132,13 @@ export async function placeOrder({
 				}))
 				const subtotalMinor = lines.reduce((sum, line) => sum + line.lineTotalMinor, 0)
 				const latest = await tx.order.aggregate({ where: { storeId }, _max: { number: true } })
+				const number = Math.max(FIRST_ORDER_NUMBER - 1, latest._max.number ?? 0) + 1
 				const id = randomUUID()
-				const created = await tx.order.create({
+				await tx.order.create({
 					data: {
 						id,
 						storeId,
-						number: Math.max(FIRST_ORDER_NUMBER - 1, latest._max.number ?? 0) + 1,
+						number,
 						tokenHash: hashOrderToken(orderToken(id)),
 						userId: 'userId' in owner ? owner.userId : null,
 						guestId: viewer.guestId ?? null,
@@ -150,10 +150,10 @@ export async function placeOrder({
 						idempotencyKey,
 						lines: { create: lines },
 					},
-					select: placedFields,
+					select: { id: true },
 				})
 				await tx.cartLine.deleteMany({ where: { cartId: cart.id } })
-				return created
+				return { id, number, storeId, email: details.email, currency: store.currency, totalMinor: subtotalMinor, status: 'awaiting_payment', providerRef: null, connection, lines }
 			})
 			return { order: withToken(order), replayed: false }
 		} catch (error) {

@@ -137,7 +137,8 @@ test.describe('bad cart input gets a clear 4xx and changes nothing (issue 6)', (
 			const response = await request.post('/cart', { form: { intent: 'add', productId: productId!, quantity }, maxRedirects: 0 })
 			expect(response.status(), quantity).toBe(400)
 		}
-		for (const extra of [{ price: '1' }, { total: '1' }, { storeId: 'x' }, { userId: 'y' }]) {
+		const extras: Array<Record<string, string>> = [{ price: '1' }, { total: '1' }, { storeId: 'x' }, { userId: 'y' }]
+		for (const extra of extras) {
 			const response = await request.post('/cart', { form: { intent: 'add', productId: productId!, quantity: '1', ...extra }, maxRedirects: 0 })
 			expect(response.status(), JSON.stringify(extra)).toBe(400)
 		}
