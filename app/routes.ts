@@ -22,6 +22,12 @@ export default [
 			index('routes/admin/dashboard.tsx'),
 			route('store', 'routes/admin/store.tsx'),
 			route('activity', 'routes/admin/activity.tsx'),
+			route('products', 'routes/admin/products.tsx'),
+			route('products/new', 'routes/admin/product-new.tsx'),
+			route('products/:id', 'routes/admin/product-edit.tsx'),
+			route('orders', 'routes/admin/orders.tsx'),
+			route('orders/:number', 'routes/admin/order.tsx'),
+			route('uploads', 'routes/admin/uploads.tsx'),
 		]),
 	]),
 

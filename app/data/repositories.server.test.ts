@@ -21,7 +21,7 @@ describe.each(PROVIDERS)('session-scoped repositories on %s (spec 5.11: store is
 
 	it('reads the Store profile of the viewer’s Store, guest or not', async () => {
 		const guest = repositoriesFor({ kind: 'guest', storeId: otherStore.id, guestId: 'g' }, t.db)
-		expect(await guest.store.profile()).toEqual({ name: 'Other Store' })
+		expect(await guest.store.profile()).toEqual({ name: 'Other Store', currency: 'USD', locale: 'en-US' })
 	})
 
 	it('ignores a storeId slipped into the update; only the session’s Store changes (spec 4: admin endpoints)', async () => {

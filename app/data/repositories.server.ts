@@ -1,5 +1,7 @@
 import { auditRepository } from '../audit/audit.server'
 import { cartRepository } from '../cart/cart.server'
+import { adminProductsRepository } from '../catalog/admin-products.server'
+import { adminOrdersRepository } from '../orders/admin-orders.server'
 import { catalogRepository } from '../catalog/catalog.server'
 import { newsletterRepository } from '../newsletter/newsletter.server'
 import { customerOrdersRepository, ordersRepository } from '../orders/orders.server'
@@ -38,5 +40,11 @@ export function userRepositoriesFor(viewer: UserViewer, db: Db = getDb()) {
 }
 
 export function adminRepositoriesFor(viewer: AdminViewer, db: Db = getDb(), storage?: ObjectStorage) {
-	return { ...userRepositoriesFor(viewer, db), uploads: repositoriesFor(viewer, db, storage).uploads, audit: auditRepository(db, viewer) }
+	return {
+		...userRepositoriesFor(viewer, db),
+		uploads: repositoriesFor(viewer, db, storage).uploads,
+		audit: auditRepository(db, viewer),
+		products: adminProductsRepository(db, viewer),
+		adminOrders: adminOrdersRepository(db, viewer),
+	}
 }

@@ -33,6 +33,9 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 					<NavLink to="/admin" end>
 						Overview
 					</NavLink>
+					<NavLink to="/admin/orders">Orders</NavLink>
+					<NavLink to="/admin/products">Products</NavLink>
+					<NavLink to="/admin/uploads">Uploads</NavLink>
 					<NavLink to="/admin/store">Store profile</NavLink>
 					<NavLink to="/admin/activity">Activity</NavLink>
 				</nav>

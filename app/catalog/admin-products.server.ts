@@ -1,0 +1,128 @@
+import { auditEntry } from '../audit/audit.server'
+import type { Db } from '../data/db.server'
+import type { AdminViewer } from '../data/viewer'
+import { DomainError, notFound } from '../errors.server'
+import type { ProductStatus } from './catalog.server'
+
+export type ProductInput = {
+	title: string
+	slug: string
+	description: string
+	priceMinor: number
+	stock: number
+	status: ProductStatus
+	imageKey: string | null
+}
+
+export const ADMIN_PAGE_SIZE = 20
+
+const adminFields = {
+	id: true,
+	slug: true,
+	title: true,
+	description: true,
+	priceMinor: true,
+	stock: true,
+	status: true,
+	imageKey: true,
+	updatedAt: true,
+} as const
+
+function isUniqueViolation(error: unknown) {
+	return (error as { code?: string })?.code === 'P2002'
+}
+
+/**
+ * Products as Store Admin manages them (issue 8.1). Scope is the admin's Store; every write
+ * adds an activity-log row in the same transaction. An image must be an upload of this Store.
+ */
+export function adminProductsRepository(db: Db, admin: AdminViewer) {
+	const storeId = admin.storeId
+
+	const checkImage = async (imageKey: string | null) => {
+		if (!imageKey) return
+		const upload = await db.uploadedObject.findFirst({ where: { key: imageKey, storeId }, select: { id: true } })
+		if (!upload) throw new DomainError(400, 'Choose one of this store’s uploaded images.', 'imageKey')
+	}
+
+	const own = async (id: string) => {
+		const product = await db.product.findFirst({ where: { id, storeId }, select: adminFields })
+		if (!product) throw notFound('That product')
+		return product
+	}
+
+	return {
+		async page({ page = 1, query = '', status }: { page?: number; query?: string; status?: ProductStatus }) {
+			const where = {
+				storeId,
+				...(status ? { status } : {}),
+				...(query ? { OR: [{ title: { contains: query } }, { slug: { contains: query.toLowerCase() } }] } : {}),
+			}
+			const [products, total] = await Promise.all([
+				db.product.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }], skip: (page - 1) * ADMIN_PAGE_SIZE, take: ADMIN_PAGE_SIZE, select: adminFields }),
+				db.product.count({ where }),
+			])
+			return { products, total, page, pages: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
+		},
+
+		get: own,
+
+		async create(input: ProductInput) {
+			await checkImage(input.imageKey)
+			try {
+				return await db.$transaction(async (tx) => {
+					const product = await tx.product.create({ data: { ...input, storeId }, select: { id: true } })
+					await auditEntry(tx, admin, { action: 'product.create', targetType: 'product', targetId: product.id, detail: { slug: input.slug, title: input.title } })
+					return product
+				})
+			} catch (error) {
+				if (isUniqueViolation(error)) throw new DomainError(409, 'Another product already uses this slug.', 'slug')
+				throw error
+			}
+		},
+
+		async update(id: string, input: ProductInput) {
+			const before = await own(id)
+			await checkImage(input.imageKey)
+			try {
+				await db.$transaction(async (tx) => {
+					await tx.product.update({ where: { id: before.id }, data: input })
+					await auditEntry(tx, admin, { action: 'product.update', targetType: 'product', targetId: id, detail: changes(before, input) })
+				})
+			} catch (error) {
+				if (isUniqueViolation(error)) throw new DomainError(409, 'Another product already uses this slug.', 'slug')
+				throw error
+			}
+		},
+
+		async setStatus(id: string, status: ProductStatus) {
+			const before = await own(id)
+			await db.$transaction(async (tx) => {
+				await tx.product.update({ where: { id: before.id }, data: { status } })
+				await auditEntry(tx, admin, { action: `product.${status === 'active' ? 'publish' : status === 'draft' ? 'unpublish' : 'archive'}`, targetType: 'product', targetId: id, detail: { from: before.status, to: status } })
+			})
+		},
+
+		/** Deleting is for mistakes: a product any Order references is archived instead (409). */
+		async delete(id: string) {
+			const product = await own(id)
+			const referenced = await db.orderLine.count({ where: { productId: product.id } })
+			if (referenced > 0) throw new DomainError(409, 'Orders refer to this product: archive it instead.')
+			await db.$transaction(async (tx) => {
+				await tx.product.delete({ where: { id: product.id } })
+				await auditEntry(tx, admin, { action: 'product.delete', targetType: 'product', targetId: id, detail: { slug: product.slug } })
+			})
+		},
+
+		/** This Store's uploaded images, for the image picker. */
+		images() {
+			return db.uploadedObject.findMany({ where: { storeId }, orderBy: { createdAt: 'desc' }, take: 100, select: { key: true, contentType: true, createdAt: true } })
+		},
+	}
+}
+
+function changes(before: Record<string, unknown>, after: Record<string, unknown>) {
+	const diff: Record<string, unknown> = {}
+	for (const [key, value] of Object.entries(after)) if (before[key] !== value) diff[key] = value
+	return diff
+}

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DETAILS, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
+import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { cartRepository } from '../cart/cart.server'
+import { adminProductsRepository } from '../catalog/admin-products.server'
+import type { AdminViewer } from '../data/viewer'
+import { adminOrdersRepository } from './admin-orders.server'
+import { placeOrder } from './checkout.server'
+
+describe.each(PROVIDERS)('Store Admin products and orders on %s (issue 8.1-8.3)', (provider) => {
+	let t: TestDatabase
+	let admin: AdminViewer
+	let otherAdmin: AdminViewer
+
+	beforeAll(async () => {
+		t = await openTestDatabase(provider)
+		await offline(t.db, t.storeId)
+		const me = await signUpCustomer(t.auth)
+		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+		const other = await t.db.store.create({ data: { handle: `x-${randomUUID()}`, name: 'X' }, select: { id: true } })
+		otherAdmin = { ...admin, storeId: other.id }
+	})
+	afterAll(() => t.db.$disconnect())
+
+	const input = (slug = `s-${randomUUID().slice(0, 8)}`) => ({ title: 'Mug', slug, description: '', priceMinor: 1200, stock: 4, status: 'active' as const, imageKey: null })
+	const audits = (targetId: string) => t.db.auditEntry.findMany({ where: { targetId }, select: { action: true, actorId: true } })
+
+	async function order(stockProduct?: { id: string }, quantity = 1) {
+		const product = stockProduct ?? (await createProduct(t.db, t.storeId, { stock: 5 }))
+		const guest = newGuest(t.storeId)
+		await cartRepository(t.db, guest).add(product.id, quantity)
+		const { order: placed } = await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'offline', idempotencyKey: randomUUID() })
+		return { product, placed }
+	}
+
+	it('creates products with a slug unique per Store, audited', async () => {
+		const products = adminProductsRepository(t.db, admin)
+		const { id } = await products.create(input('same-slug'))
+		await expect(products.create(input('same-slug'))).rejects.toMatchObject({ status: 409, field: 'slug' })
+		// Another Store may use the same slug.
+		await expect(adminProductsRepository(t.db, otherAdmin).create(input('same-slug'))).resolves.toBeTruthy()
+		expect(await audits(id)).toEqual([{ action: 'product.create', actorId: admin.userId }])
+	})
+
+	it('never touches another Store’s product and refuses another Store’s image', async () => {
+		const mine = await adminProductsRepository(t.db, admin).create(input())
+		await expect(adminProductsRepository(t.db, otherAdmin).update(mine.id, { ...input(), title: 'Hijack' })).rejects.toMatchObject({ status: 404 })
+		await expect(adminProductsRepository(t.db, otherAdmin).setStatus(mine.id, 'archived')).rejects.toMatchObject({ status: 404 })
+		await expect(adminProductsRepository(t.db, otherAdmin).delete(mine.id)).rejects.toMatchObject({ status: 404 })
+		const foreignKey = `stores/${otherAdmin.storeId}/uploads/${'a'.repeat(32)}.png`
+		await t.db.uploadedObject.create({ data: { storeId: otherAdmin.storeId, key: foreignKey, contentType: 'image/png', byteSize: 1, sha256: 'x' } })
+		await expect(adminProductsRepository(t.db, admin).update(mine.id, { ...input(), imageKey: foreignKey })).rejects.toMatchObject({ status: 400 })
+		expect((await t.db.product.findUniqueOrThrow({ where: { id: mine.id } })).title).toBe('Mug')
+	})
+
+	it('deletes only a product no Order references', async () => {
+		const { product } = await order()
+		await expect(adminProductsRepository(t.db, admin).delete(product.id)).rejects.toMatchObject({ status: 409 })
+		const spare = await adminProductsRepository(t.db, admin).create(input())
+		await adminProductsRepository(t.db, admin).delete(spare.id)
+		expect(await t.db.product.count({ where: { id: spare.id } })).toBe(0)
+	})
+
+	it('marks an offline order paid, ships it, and refuses invalid transitions', async () => {
+		const { placed } = await order()
+		const orders = adminOrdersRepository(t.db, admin)
+		await expect(orders.act(placed.number, 'fulfil')).rejects.toMatchObject({ status: 409 })
+		await orders.act(placed.number, 'mark_paid')
+		await expect(orders.act(placed.number, 'mark_paid')).rejects.toMatchObject({ status: 409 })
+		await orders.act(placed.number, 'fulfil')
+		await expect(orders.act(placed.number, 'cancel')).rejects.toMatchObject({ status: 409 })
+		expect((await orders.byNumber(placed.number)).status).toBe('fulfilled')
+		expect((await audits(placed.id)).map((a) => a.action)).toEqual(['order.mark_paid', 'order.fulfil'])
+	})
+
+	it('cancelling returns the stock, in the same transaction as its audit row', async () => {
+		const product = await createProduct(t.db, t.storeId, { stock: 5 })
+		const { placed } = await order(product, 3)
+		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(2)
+		await adminOrdersRepository(t.db, admin).act(placed.number, 'cancel')
+		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(5)
+		expect((await audits(placed.id)).map((a) => a.action)).toEqual(['order.cancel'])
+	})
+
+	it('a change whose audit row fails leaves the order and stock as they were (issue 8.3)', async () => {
+		const product = await createProduct(t.db, t.storeId, { stock: 5 })
+		const { placed } = await order(product, 2)
+		const ghost: AdminViewer = { ...admin, userId: 'no-such-user' }
+		await expect(adminOrdersRepository(t.db, ghost).act(placed.number, 'cancel')).rejects.toThrow()
+		expect((await t.db.order.findUniqueOrThrow({ where: { id: placed.id } })).status).toBe('awaiting_payment')
+		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(3)
+		expect(await audits(placed.id)).toEqual([])
+	})
+
+	it('records partial and full refunds; the order is refunded once the whole total is', async () => {
+		const { placed } = await order()
+		const orders = adminOrdersRepository(t.db, admin)
+		await orders.act(placed.number, 'mark_paid')
+		await orders.act(placed.number, 'refund', { refundMinor: 500 })
+		expect((await orders.byNumber(placed.number)).status).toBe('paid')
+		await expect(orders.act(placed.number, 'refund', { refundMinor: placed.totalMinor })).rejects.toMatchObject({ status: 400 })
+		await orders.act(placed.number, 'refund')
+		const after = await orders.byNumber(placed.number)
+		expect(after).toMatchObject({ status: 'refunded', refundedMinor: placed.totalMinor })
+	})
+
+	it('finds no order of another Store, by number or search', async () => {
+		const { placed } = await order()
+		await expect(adminOrdersRepository(t.db, otherAdmin).byNumber(placed.number)).rejects.toMatchObject({ status: 404 })
+		await expect(adminOrdersRepository(t.db, otherAdmin).act(placed.number, 'mark_paid')).rejects.toMatchObject({ status: 404 })
+		expect((await adminOrdersRepository(t.db, otherAdmin).page({ query: DETAILS.email })).total).toBe(0)
+		expect((await adminOrdersRepository(t.db, admin).page({ query: `#${placed.number}` })).orders.map((o) => o.number)).toContain(placed.number)
+	})
+})

@@ -1,0 +1,100 @@
+import { auditEntry } from '../audit/audit.server'
+import type { Db } from '../data/db.server'
+import type { AdminViewer } from '../data/viewer'
+import { DomainError, notFound } from '../errors.server'
+import { transitionOrder } from './orders.server'
+import { canTransition, type OrderStatus } from './status'
+
+export const ADMIN_ORDERS_PAGE_SIZE = 20
+
+export type AdminOrderAction = 'mark_paid' | 'fulfil' | 'cancel' | 'refund'
+
+/**
+ * Orders as Store Admin runs them (issue 8.2): list, detail, and the transitions of
+ * app/orders/status.ts. Cancelling returns the stock; a refund is recorded (the Order is
+ * `refunded` once the whole total is refunded). Each write and its audit row share a transaction.
+ */
+export function adminOrdersRepository(db: Db, admin: AdminViewer) {
+	const storeId = admin.storeId
+
+	return {
+		async page({ page = 1, query = '', status }: { page?: number; query?: string; status?: OrderStatus }) {
+			const number = /^#?\d{1,9}$/.test(query) ? Number(query.replace('#', '')) : null
+			const where = {
+				storeId,
+				...(status ? { status } : {}),
+				...(query ? { OR: [...(number !== null ? [{ number }] : []), { email: { contains: query.toLowerCase() } }] } : {}),
+			}
+			const [orders, total] = await Promise.all([
+				db.order.findMany({
+					where,
+					orderBy: { createdAt: 'desc' },
+					skip: (page - 1) * ADMIN_ORDERS_PAGE_SIZE,
+					take: ADMIN_ORDERS_PAGE_SIZE,
+					select: { id: true, number: true, email: true, status: true, currency: true, totalMinor: true, createdAt: true },
+				}),
+				db.order.count({ where }),
+			])
+			return { orders, total, page, pages: Math.max(1, Math.ceil(total / ADMIN_ORDERS_PAGE_SIZE)) }
+		},
+
+		async byNumber(number: number) {
+			const order = await db.order.findFirst({
+				where: { storeId, number },
+				select: {
+					id: true, number: true, status: true, email: true, name: true, addressLine1: true, addressLine2: true,
+					city: true, postalCode: true, country: true, currency: true, subtotalMinor: true, totalMinor: true,
+					refundedMinor: true, paymentNote: true, providerRef: true, createdAt: true, paidAt: true, userId: true,
+					connection: { select: { provider: true, displayName: true, handle: true } },
+					lines: { select: { title: true, unitPriceMinor: true, quantity: true, lineTotalMinor: true } },
+				},
+			})
+			if (!order) throw notFound('That order')
+			return order
+		},
+
+		async act(number: number, action: AdminOrderAction, { refundMinor }: { refundMinor?: number } = {}) {
+			const order = await db.order.findFirst({
+				where: { storeId, number },
+				select: { id: true, status: true, totalMinor: true, refundedMinor: true, connection: { select: { provider: true } }, lines: { select: { productId: true, quantity: true } } },
+			})
+			if (!order) throw notFound('That order')
+			const refuse = (message: string): never => {
+				throw new DomainError(409, message)
+			}
+			await db.$transaction(async (tx) => {
+				const moved = (to: OrderStatus) => transitionOrder(tx, { storeId, orderId: order.id, to })
+				if (action === 'mark_paid') {
+					if (order.connection.provider !== 'offline') refuse('Only offline payments are marked paid by hand; card payments are confirmed by the provider.')
+					if (!(await moved('paid'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be marked paid.`)
+				} else if (action === 'fulfil') {
+					if (!(await moved('fulfilled'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be shipped.`)
+				} else if (action === 'cancel') {
+					if (!(await moved('cancelled'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be cancelled.`)
+					for (const line of order.lines) {
+						if (line.productId) await tx.product.updateMany({ where: { id: line.productId, storeId }, data: { stock: { increment: line.quantity } } })
+					}
+				} else {
+					const left = order.totalMinor - order.refundedMinor
+					const amount = refundMinor ?? left
+					if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+						throw new DomainError(400, `Refund between 0.01 and the ${left} minor units not yet refunded.`, 'amount')
+					}
+					if (!canTransition(order.status, 'refunded')) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be refunded.`)
+					const recorded = await tx.order.updateMany({
+						where: { id: order.id, storeId, status: order.status, refundedMinor: order.refundedMinor },
+						data: { refundedMinor: { increment: amount } },
+					})
+					if (recorded.count !== 1) refuse('The order changed meanwhile; reload and try again.')
+					if (amount === left && !(await moved('refunded'))) refuse('The order could not be marked refunded.')
+				}
+				await auditEntry(tx, admin, {
+					action: `order.${action}`,
+					targetType: 'order',
+					targetId: order.id,
+					detail: { number, from: order.status, ...(action === 'refund' ? { amountMinor: refundMinor ?? order.totalMinor - order.refundedMinor } : {}) },
+				})
+			})
+		},
+	}
+}

@@ -1,0 +1,127 @@
+import { data, Form, Link } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/order'
+import { requireAdmin } from '../../auth/guards.server'
+import { adminRepositoriesFor } from '../../data/repositories.server'
+import { DomainError } from '../../errors.server'
+import { canTransition } from '../../orders/status'
+import { formFailure, parseForm } from '../../security/form.server'
+import { redirectWithFlash } from '../../ui/flash.server'
+import { FormError } from '../../ui/forms'
+import { OrderDetails } from '../../ui/order-details'
+import { Price } from '../../ui/money-format'
+import { domainFailure } from '../store/failure.server'
+
+export const meta = ({ data: order }: Route.MetaArgs) => [{ title: `Order #${order?.number ?? ''} · Store Admin` }]
+
+function orderNumber(params: { number: string }) {
+	if (!/^\d{1,9}$/.test(params.number)) throw data({ message: 'That order was not found.' }, { status: 404 })
+	return Number(params.number)
+}
+
+export async function loader(args: Route.LoaderArgs) {
+	const admin = await requireAdmin(args)
+	try {
+		const order = await adminRepositoriesFor(admin).adminOrders.byNumber(orderNumber(args.params))
+		return { ...order, createdAt: order.createdAt.toISOString(), paidAt: order.paidAt?.toISOString() ?? null }
+	} catch (error) {
+		if (error instanceof DomainError) throw data({ message: error.message }, { status: error.status })
+		throw error
+	}
+}
+
+const DONE = { mark_paid: 'Order marked paid.', fulfil: 'Order marked shipped.', cancel: 'Order cancelled; its stock is back.', refund: 'Refund recorded.' } as const
+
+/** Transitions only (mark paid, ship, cancel, refund); cancel and refund need the confirmation box. */
+export async function action(args: Route.ActionArgs) {
+	const admin = await requireAdmin(args)
+	const number = orderNumber(args.params)
+	const form = await parseForm(args.request, {
+		intent: z.enum(['mark_paid', 'fulfil', 'cancel', 'refund'], 'Unknown action'),
+		amount: z.string().trim().regex(/^\d{1,7}(\.\d{1,2})?$/, 'Enter an amount like 12.50').optional(),
+		confirm: z.literal('yes').optional(),
+	})
+	if (!form.ok) return data(form, { status: 400 })
+	const { intent, amount, confirm } = form.data
+	if ((intent === 'cancel' || intent === 'refund') && !confirm) {
+		return data(formFailure({ confirm: 'Tick the box to confirm.' }, `Tick the box to confirm the ${intent === 'cancel' ? 'cancellation' : 'refund'}.`), { status: 400 })
+	}
+	const refundMinor = amount ? Math.round(Number(amount) * 100) : undefined
+	try {
+		await adminRepositoriesFor(admin).adminOrders.act(number, intent, { refundMinor })
+	} catch (error) {
+		return domainFailure(error)
+	}
+	throw await redirectWithFlash(`/admin/orders/${number}`, DONE[intent])
+}
+
+export default function AdminOrder({ loaderData: order, actionData }: Route.ComponentProps) {
+	const can = (to: string) => canTransition(order.status, to)
+	const left = order.totalMinor - order.refundedMinor
+	return (
+		<section>
+			<p className="breadcrumbs">
+				<Link to="/admin/orders">Orders</Link>
+			</p>
+			<h1>Order #{order.number}</h1>
+			<FormError message={actionData?.formError} />
+			<p>
+				Customer: {order.email} {order.userId ? '(account)' : '(guest)'} · Payment: {order.connection.displayName}
+				{order.providerRef ? (
+					<>
+						{' '}
+						· reference <code>{order.providerRef}</code>
+					</>
+				) : null}
+				{order.refundedMinor > 0 ? (
+					<>
+						{' '}
+						· refunded <Price minor={order.refundedMinor} currency={order.currency} />
+					</>
+				) : null}
+			</p>
+			<OrderDetails order={order} />
+			<div className="card wide danger-zone">
+				<h2>Actions</h2>
+				{can('paid') && order.connection.provider === 'offline' ? (
+					<Form method="post">
+						<button type="submit" name="intent" value="mark_paid">
+							Mark paid
+						</button>
+					</Form>
+				) : null}
+				{can('fulfilled') ? (
+					<Form method="post">
+						<button type="submit" name="intent" value="fulfil">
+							Mark shipped
+						</button>
+					</Form>
+				) : null}
+				{can('cancelled') ? (
+					<Form method="post" className="confirm-form">
+						<label>
+							<input type="checkbox" name="confirm" value="yes" /> Yes, cancel this order (stock is returned)
+						</label>
+						<button type="submit" name="intent" value="cancel" className="danger">
+							Cancel order
+						</button>
+					</Form>
+				) : null}
+				{can('refunded') && left > 0 ? (
+					<Form method="post" className="confirm-form">
+						<label>
+							Amount <input name="amount" inputMode="decimal" defaultValue={(left / 100).toFixed(2)} size={8} />
+						</label>
+						<label>
+							<input type="checkbox" name="confirm" value="yes" /> Yes, record this refund
+						</label>
+						<button type="submit" name="intent" value="refund" className="danger">
+							Record refund
+						</button>
+					</Form>
+				) : null}
+				{!can('paid') && !can('fulfilled') && !can('cancelled') && !can('refunded') ? <p className="hint">This order is closed.</p> : null}
+			</div>
+		</section>
+	)
+}

@@ -1,0 +1,61 @@
+import { Form, useNavigation } from 'react-router'
+import { Field, FormError } from './forms'
+
+type Values = { title: string; slug: string; description: string; priceMinor: number; stock: number; status: string; imageKey: string | null }
+
+/** The product form of Store Admin, for new and existing products; works without JavaScript. */
+export function ProductEditor({
+	values,
+	images,
+	errors,
+	formError,
+	submitLabel,
+}: {
+	values?: Values
+	images: Array<{ key: string; contentType: string }>
+	errors: Record<string, string>
+	formError?: string
+	submitLabel: string
+}) {
+	const pending = useNavigation().state === 'submitting'
+	return (
+		<Form method="post" noValidate className="card wide">
+			<FormError message={formError} />
+			<Field name="title" label="Title" defaultValue={values?.title} required error={errors.title} />
+			<Field name="slug" label="Slug (the address: /products/slug)" defaultValue={values?.slug} required error={errors.slug} />
+			<div className="field">
+				<label htmlFor="field-description">Description</label>
+				<textarea id="field-description" name="description" rows={4} defaultValue={values?.description} maxLength={2000} />
+				{errors.description ? <p className="field-error">{errors.description}</p> : null}
+			</div>
+			<Field name="price" label="Price" inputMode="decimal" defaultValue={values ? (values.priceMinor / 100).toFixed(2) : ''} required error={errors.price} />
+			<Field name="stock" label="Stock" inputMode="numeric" defaultValue={values ? String(values.stock) : '0'} required error={errors.stock} />
+			<div className="field">
+				<label htmlFor="field-status">Status</label>
+				<select id="field-status" name="status" defaultValue={values?.status ?? 'draft'}>
+					<option value="draft">Draft (hidden)</option>
+					<option value="active">Active (for sale)</option>
+					<option value="archived">Archived</option>
+				</select>
+			</div>
+			<div className="field">
+				<label htmlFor="field-imageKey">Image</label>
+				<select id="field-imageKey" name="imageKey" defaultValue={values?.imageKey ?? ''}>
+					<option value="">No image</option>
+					{images.map((image) => (
+						<option key={image.key} value={image.key}>
+							{image.key.split('/').pop()} ({image.contentType})
+						</option>
+					))}
+				</select>
+				{errors.imageKey ? <p className="field-error">{errors.imageKey}</p> : null}
+				<p className="hint">
+					Upload images under <a href="/admin/uploads">Uploads</a> first.
+				</p>
+			</div>
+			<button type="submit" disabled={pending}>
+				{pending ? 'Saving…' : submitLabel}
+			</button>
+		</Form>
+	)
+}
