@@ -1,8 +1,7 @@
 import type { Db } from '../data/db.server'
 import type { Viewer } from '../data/viewer'
 
-export const PRODUCT_STATUSES = ['draft', 'active', 'archived'] as const
-export type ProductStatus = (typeof PRODUCT_STATUSES)[number]
+export { PRODUCT_STATUSES, type ProductStatus } from './status'
 
 export const CATALOG_PAGE_SIZE = 12
 

@@ -1,7 +1,7 @@
 import { Form, Link, useSearchParams } from 'react-router'
 import type { Route } from './+types/products'
 import { requireAdmin } from '../../auth/guards.server'
-import { PRODUCT_STATUSES, type ProductStatus } from '../../catalog/catalog.server'
+import { PRODUCT_STATUSES, type ProductStatus } from '../../catalog/status'
 import { adminRepositoriesFor } from '../../data/repositories.server'
 import { Price } from '../../ui/money-format'
 

@@ -1,0 +1,112 @@
+/**
+ * Issue 8 in the browser: an operator uploads an image, creates a product with it and sees
+ * it on the storefront; marks an offline order paid and the customer sees it; a customer
+ * reaches none of Store Admin; every change lands in the activity log.
+ */
+import { randomUUID } from 'node:crypto'
+import { request as apiRequest } from '@playwright/test'
+import { IMAGES } from '../helpers/images.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, serverOrigin, signIn, submitSignInForm, test } from './support/fixtures.ts'
+
+test('an admin uploads an image, creates a product with it, and shoppers see both (issue 8.1, 8.4)', async ({ page, browser }) => {
+	await page.goto('/sign-in?redirectTo=%2Fadmin%2Fuploads')
+	await submitSignInForm(page, ADMIN_EMAIL, ADMIN_PASSWORD)
+	await expect(page).toHaveURL('/admin/uploads')
+	await page.getByLabel(/Images/).setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: IMAGES.png })
+	await page.getByRole('button', { name: 'Upload' }).click()
+	await expect(page.getByTestId('flash')).toHaveText('1 image uploaded.')
+	const key = (await page.locator('.upload-grid img').first().getAttribute('src'))!.replace('/media/', '')
+
+	const slug = `poster-${randomUUID().slice(0, 8)}`
+	await page.goto('/admin/products/new')
+	await page.getByLabel('Title').fill('Harbour poster')
+	await page.getByLabel(/^Slug/).fill(slug)
+	await page.getByLabel('Price').fill('19.90')
+	await page.getByLabel('Stock').fill('7')
+	await page.getByLabel('Status').selectOption('active')
+	await page.getByLabel('Image').selectOption(key)
+	await page.getByRole('button', { name: 'Create product' }).click()
+	await expect(page.getByTestId('flash')).toContainText('created')
+	await expect(page.getByTestId('product-status')).toHaveText('active')
+
+	const shopper = await browser.newContext()
+	const shop = await shopper.newPage()
+	await shop.goto(`/products/${slug}`)
+	await expect(shop.getByRole('heading', { name: 'Harbour poster' })).toBeVisible()
+	await expect(shop.getByText('$19.90')).toBeVisible()
+	const image = await shop.request.get(`/media/${key}`)
+	expect(image.status()).toBe(200)
+	expect(image.headers()['content-type']).toBe('image/png')
+	await shopper.close()
+
+	// Unpublished, it disappears for shoppers, image included.
+	await page.getByRole('button', { name: 'Unpublish' }).click()
+	await expect(page.getByTestId('product-status')).toHaveText('draft')
+	const anonymous = await apiRequest.newContext({ baseURL: serverOrigin() })
+	expect((await anonymous.get(`/products/${slug}`)).status()).toBe(404)
+	expect((await anonymous.get(`/media/${key}`)).status()).toBe(404)
+	await anonymous.dispose()
+
+	await page.goto('/admin/activity')
+	await expect(page.getByRole('cell', { name: 'product.create' }).first()).toBeVisible()
+	await expect(page.getByRole('cell', { name: 'product.unpublish' }).first()).toBeVisible()
+})
+
+test('an admin marks an offline order paid and the customer sees it paid (issue 8.2)', async ({ page, browser, customer }) => {
+	await page.goto('/products/canvas-tote')
+	await page.getByRole('button', { name: 'Add to cart' }).click()
+	await page.goto('/checkout')
+	for (const [label, value] of [['Street address', '3 Quay'], ['City', 'Harbour'], ['Postal code', '4040'], ['Country code', 'GB']]) {
+		await page.getByLabel(label!).fill(value!)
+	}
+	await page.getByRole('button', { name: 'Place order' }).click()
+	const number = (await page.getByRole('heading', { name: /Order #/ }).textContent())?.match(/#(\d+)/)?.[1]
+	expect(customer.email).toContain('@')
+
+	const operator = await browser.newContext()
+	const admin = await operator.newPage()
+	await admin.goto(`/sign-in?redirectTo=%2Fadmin%2Forders%3Fq%3D${number}`)
+	await submitSignInForm(admin, ADMIN_EMAIL, ADMIN_PASSWORD)
+	await admin.getByRole('link', { name: `#${number}` }).click()
+	await admin.getByRole('button', { name: 'Mark paid' }).click()
+	await expect(admin.getByTestId('flash')).toHaveText('Order marked paid.')
+	await expect(admin.getByTestId('order-status')).toHaveText('Paid')
+	// Cancelling needs the confirmation box.
+	await admin.getByRole('button', { name: 'Cancel order' }).click()
+	await expect(admin.getByText('Tick the box to confirm the cancellation.')).toBeVisible()
+	await expect(admin.getByTestId('order-status')).toHaveText('Paid')
+	await operator.close()
+
+	await page.goto(`/account/orders/${number}`)
+	await expect(page.getByTestId('order-status')).toHaveText('Paid')
+})
+
+test('a customer reaches none of Store Admin, and a storeId in the body is refused (issue 8.7)', async ({ page, customer, request }) => {
+	expect(customer.name).toBeTruthy()
+	for (const path of ['/admin/products', '/admin/products/new', '/admin/orders', '/admin/uploads', '/admin/activity']) {
+		const response = await page.goto(path)
+		expect(response?.status(), path).toBe(403)
+	}
+	const refused = await page.request.post('/admin/products/new', {
+		form: { title: 'x', slug: 'x', description: '', price: '1', stock: '1', status: 'active', imageKey: '' },
+		headers: { Origin: serverOrigin() },
+		maxRedirects: 0,
+	})
+	expect(refused.status()).toBe(403)
+
+	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
+	const slug = `inj-${randomUUID().slice(0, 8)}`
+	const injected = await request.post('/admin/products/new', {
+		form: { title: 'x', slug, description: '', price: '1', stock: '1', status: 'active', imageKey: '', storeId: 'another-store' },
+		maxRedirects: 0,
+	})
+	expect(injected.status()).toBe(400)
+	for (const price of ['-1', '1.999', 'abc', '1e3']) {
+		const bad = await request.post('/admin/products/new', {
+			form: { title: 'x', slug, description: '', price, stock: '1', status: 'active', imageKey: '' },
+			maxRedirects: 0,
+		})
+		expect(bad.status(), price).toBe(400)
+	}
+	expect((await request.get(`/products/${slug}`)).status()).toBe(404)
+})
