@@ -33,6 +33,7 @@ export default [
 
 	route('api/auth/*', 'routes/api/auth.ts'),
 	route('api/upload', 'routes/api/upload.ts'),
+	route('api/events/:connection', 'routes/api/events.ts'),
 	route('media/*', 'routes/store/media.ts'),
 	route('healthz', 'routes/api/healthz.ts'),
 	route('*', 'routes/store/not-found.tsx'),

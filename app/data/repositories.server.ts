@@ -2,6 +2,8 @@ import { auditRepository } from '../audit/audit.server'
 import { cartRepository } from '../cart/cart.server'
 import { adminProductsRepository } from '../catalog/admin-products.server'
 import { adminOrdersRepository } from '../orders/admin-orders.server'
+import { adminConnectionsRepository } from '../payments/admin-connections.server'
+import { eventInboxRepository } from '../payments/events/inbox.server'
 import { catalogRepository } from '../catalog/catalog.server'
 import { newsletterRepository } from '../newsletter/newsletter.server'
 import { customerOrdersRepository, ordersRepository } from '../orders/orders.server'
@@ -46,5 +48,7 @@ export function adminRepositoriesFor(viewer: AdminViewer, db: Db = getDb(), stor
 		audit: auditRepository(db, viewer),
 		products: adminProductsRepository(db, viewer),
 		adminOrders: adminOrdersRepository(db, viewer),
+		connections: adminConnectionsRepository(db, viewer),
+		events: eventInboxRepository(db, viewer),
 	}
 }

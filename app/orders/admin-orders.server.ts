@@ -65,7 +65,7 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 			await db.$transaction(async (tx) => {
 				const moved = (to: OrderStatus) => transitionOrder(tx, { storeId, orderId: order.id, to })
 				if (action === 'mark_paid') {
-					if (order.connection.provider !== 'offline') refuse('Only offline payments are marked paid by hand; card payments are confirmed by the provider.')
+					if (order.connection.provider === 'stripe') refuse('Card payments are confirmed by the provider’s events, not by hand.')
 					if (!(await moved('paid'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be marked paid.`)
 				} else if (action === 'fulfil') {
 					if (!(await moved('fulfilled'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be shipped.`)

@@ -89,7 +89,7 @@ export async function placeOrder({
 	// No lookup before the attempt: a replay finds its cart empty (or hits the unique key)
 	// and is answered from the first Order in the catch below. The common path saves a query.
 	const connection = await db.connection.findFirst({
-		where: { storeId, handle: connectionHandle, active: true, provider: { in: ['offline', 'stripe'] } },
+		where: { storeId, handle: connectionHandle, active: true, provider: { in: ['offline', 'stripe', 'generic'] } },
 		select: { id: true, provider: true },
 	})
 	if (!connection) throw new DomainError(400, 'Choose one of the payment methods offered.', 'payment')

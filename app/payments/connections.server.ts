@@ -1,9 +1,19 @@
 import type { Db } from '../data/db.server'
 import { connectionScope, openSecret, sealSecret } from './secret-box.server'
 
-export type ProviderKind = 'offline' | 'stripe'
+export type ProviderKind = 'offline' | 'stripe' | 'generic'
 
-export type StripeSecrets = { secretKey: string; apiBase?: string; webhookSecret?: string }
+/** Event-verification secrets: the current one, and earlier ones still accepted until they expire. */
+export type VerificationSecrets = { webhookSecret?: string; previousWebhookSecrets?: Array<{ secret: string; expiresAt: number }> }
+
+export type StripeSecrets = { secretKey: string; apiBase?: string } & VerificationSecrets
+
+/** The secrets an event may be signed with right now (rotation overlap, issue 9.8). */
+export function activeVerificationSecrets(secrets: VerificationSecrets | null, now = Date.now()): string[] {
+	if (!secrets) return []
+	const previous = (secrets.previousWebhookSecrets ?? []).filter((entry) => entry.expiresAt > now).map((entry) => entry.secret)
+	return [...(secrets.webhookSecret ? [secrets.webhookSecret] : []), ...previous]
+}
 
 /** What pages may see of a Connection: never its secrets. */
 export const publicConnectionFields = { id: true, handle: true, provider: true, displayName: true } as const
@@ -18,8 +28,17 @@ export function ensureOfflineConnection(db: Db, storeId: string) {
 	})
 }
 
-/** Declared by configuration (STRIPE_SECRET_KEY …): `npm run init` creates or updates it. */
-export function upsertStripeConnection(db: Db, storeId: string, secrets: StripeSecrets) {
+/**
+ * Declared by configuration (STRIPE_SECRET_KEY …): `npm run init` creates or updates it. A new
+ * STRIPE_WEBHOOK_SECRET keeps the previous one valid for a day, so deliveries in flight verify.
+ */
+export async function upsertStripeConnection(db: Db, storeId: string, next: StripeSecrets) {
+	const existing = await db.connection.findUnique({ where: { storeId_handle: { storeId, handle: 'stripe' } }, select: { id: true } })
+	const current = existing ? await connectionSecrets<StripeSecrets>(db, storeId, existing.id) : null
+	const secrets: StripeSecrets = { ...next, previousWebhookSecrets: current?.previousWebhookSecrets ?? [] }
+	if (current?.webhookSecret && next.webhookSecret && current.webhookSecret !== next.webhookSecret) {
+		secrets.previousWebhookSecrets = [...(secrets.previousWebhookSecrets ?? []), { secret: current.webhookSecret, expiresAt: Date.now() + ROTATION_OVERLAP_MS }]
+	}
 	const secretBox = sealSecret(secrets, connectionScope(storeId, 'stripe'))
 	return db.connection.upsert({
 		where: { storeId_handle: { storeId, handle: 'stripe' } },
@@ -33,7 +52,7 @@ export function upsertStripeConnection(db: Db, storeId: string, secrets: StripeS
 export async function checkoutConnections(db: Db, storeId: string) {
 	await ensureOfflineConnection(db, storeId)
 	const connections = await db.connection.findMany({
-		where: { storeId, active: true, provider: { in: ['offline', 'stripe'] } },
+		where: { storeId, active: true, provider: { in: ['offline', 'stripe', 'generic'] } },
 		select: publicConnectionFields,
 		orderBy: { createdAt: 'asc' },
 	})
@@ -46,3 +65,9 @@ export async function connectionSecrets<T>(db: Db, storeId: string, connectionId
 	if (!row?.secretBox) return null
 	return openSecret<T>(row.secretBox, connectionScope(storeId, row.handle))
 }
+
+/** How long a replaced verification secret keeps verifying (deliveries retried meanwhile). */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
+
+/** A Connection's handle as its endpoint path uses it. */
+export const CONNECTION_HANDLE = /^[a-z0-9][a-z0-9-]{0,39}$/

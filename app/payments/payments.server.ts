@@ -18,7 +18,8 @@ export async function startPayment(
 	connection: { id: string; provider: string },
 	request: PaymentRequest,
 ): Promise<PaymentStart> {
-	if (connection.provider === 'offline') return startOfflinePayment()
+	// Offline, and a generic integration (bank transfer reconciled by signed events): nothing to call.
+	if (connection.provider === 'offline' || connection.provider === 'generic') return startOfflinePayment()
 	if (connection.provider === 'stripe') {
 		const secrets = await connectionSecrets<StripeSecrets>(db, request.order.storeId, connection.id)
 		if (!secrets) throw new Error('The Stripe Connection has no keys configured')

@@ -75,7 +75,7 @@ export function OrderDetails({ order }: { order: OrderView }) {
 			</address>
 			<h2>Payment</h2>
 			<p>{order.connection.displayName}</p>
-			{order.connection.provider === 'offline' && order.status === 'awaiting_payment' ? (
+			{order.connection.provider !== 'stripe' && order.status === 'awaiting_payment' ? (
 				<p className="hint">
 					Pay by bank transfer quoting order #{order.number}, or on delivery. We ship once the payment is confirmed.
 				</p>

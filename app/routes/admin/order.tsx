@@ -83,7 +83,7 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 			<OrderDetails order={order} />
 			<div className="card wide danger-zone">
 				<h2>Actions</h2>
-				{can('paid') && order.connection.provider === 'offline' ? (
+				{can('paid') && order.connection.provider !== 'stripe' ? (
 					<Form method="post">
 						<button type="submit" name="intent" value="mark_paid">
 							Mark paid

@@ -65,7 +65,7 @@ export async function action(args: Route.ActionArgs) {
 	}
 	const { order } = placed
 	const confirmation = `/orders/${order.token}`
-	if (order.status !== 'awaiting_payment' || order.connection.provider === 'offline') throw redirect(confirmation)
+	if (order.status !== 'awaiting_payment' || order.connection.provider !== 'stripe') throw redirect(confirmation)
 	const appUrl = getConfig().appUrl
 	try {
 		const started = await startPayment(db, order.connection, {

@@ -43,7 +43,7 @@ export async function action(args: Route.ActionArgs) {
 	const form = await parseForm(args.request, { intent: z.literal('pay', 'Unknown action') })
 	if (!form.ok) return data(form, { status: 400 })
 	const confirmation = `/orders/${args.params.token}`
-	if (order.status !== 'awaiting_payment' || order.connection.provider === 'offline') {
+	if (order.status !== 'awaiting_payment' || order.connection.provider !== 'stripe') {
 		throw await redirectWithFlash(confirmation, 'This order needs no online payment.')
 	}
 	const viewer = await getViewer(args)
@@ -65,7 +65,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function OrderConfirmation({ loaderData: order }: Route.ComponentProps) {
-	const payOnline = order.status === 'awaiting_payment' && order.connection.provider !== 'offline'
+	const payOnline = order.status === 'awaiting_payment' && order.connection.provider === 'stripe'
 	return (
 		<section>
 			<h1>Thank you! Order #{order.number}</h1>
