@@ -28,6 +28,8 @@ export default [
 			route('orders', 'routes/admin/orders.tsx'),
 			route('orders/:number', 'routes/admin/order.tsx'),
 			route('uploads', 'routes/admin/uploads.tsx'),
+			route('events', 'routes/admin/events.tsx'),
+			route('connections', 'routes/admin/connections.tsx'),
 		]),
 	]),
 

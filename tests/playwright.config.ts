@@ -19,6 +19,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 
 // The config is evaluated again in every worker; workers inherit these from the main process.
 process.env.E2E_PORT ??= String(await freePort())
+process.env.E2E_STRIPE_WEBHOOK_SECRET ??= `whsec_${randomBytes(24).toString('base64')}`
 // A Stripe stand-in for the checkout path (no network here), started once; the teardown stops it.
 if (!process.env.E2E_STRIPE_PORT) {
 	const port = await freePort()
@@ -48,7 +49,7 @@ const baseURL = `http://127.0.0.1:${port}`
 export default defineConfig({
 	testDir: './e2e',
 	// Headers and start-up refusals do not touch the database: once, on SQLite, is enough.
-	testMatch: engine === 'postgresql' ? ['auth.spec.ts', 'admin.spec.ts', 'hardening.spec.ts', 'uploads.spec.ts', 'storefront.spec.ts', 'store-admin.spec.ts'] : undefined,
+	testMatch: engine === 'postgresql' ? ['auth.spec.ts', 'admin.spec.ts', 'hardening.spec.ts', 'uploads.spec.ts', 'storefront.spec.ts', 'store-admin.spec.ts', 'events.spec.ts'] : undefined,
 	outputDir: path.join(root, 'test-results'),
 	globalTeardown: './e2e/support/global-teardown.ts',
 	timeout: 30_000,
@@ -101,6 +102,7 @@ export default defineConfig({
 			EMAIL_SERVICE_API_KEY: '',
 			REDIS_URL: '',
 			STRIPE_SECRET_KEY: 'sk_test_e2e_stand_in_key',
+			STRIPE_WEBHOOK_SECRET: process.env.E2E_STRIPE_WEBHOOK_SECRET,
 			STRIPE_API_BASE: `http://127.0.0.1:${process.env.E2E_STRIPE_PORT}`,
 			UPLOAD_STORAGE: 'disk',
 			UPLOAD_DIR: path.join(process.env.E2E_DB_DIR, 'uploads'),

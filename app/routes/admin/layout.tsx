@@ -36,6 +36,8 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 					<NavLink to="/admin/orders">Orders</NavLink>
 					<NavLink to="/admin/products">Products</NavLink>
 					<NavLink to="/admin/uploads">Uploads</NavLink>
+					<NavLink to="/admin/events">Events</NavLink>
+					<NavLink to="/admin/connections">Connections</NavLink>
 					<NavLink to="/admin/store">Store profile</NavLink>
 					<NavLink to="/admin/activity">Activity</NavLink>
 				</nav>

@@ -1,0 +1,115 @@
+import { data, Form, useNavigation } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/connections'
+import { requireAdmin } from '../../auth/guards.server'
+import { getConfig } from '../../config/env.server'
+import { adminRepositoriesFor } from '../../data/repositories.server'
+import { CONNECTION_HANDLE } from '../../payments/connections.server'
+import { formFailure, parseForm } from '../../security/form.server'
+import { redirectWithFlash } from '../../ui/flash.server'
+import { Field, FormError } from '../../ui/forms'
+import { domainFailure } from '../store/failure.server'
+
+export const meta = () => [{ title: 'Connections · Store Admin' }]
+
+export async function loader(args: Route.LoaderArgs) {
+	const admin = await requireAdmin(args)
+	return { connections: await adminRepositoriesFor(admin).connections.list(), appUrl: getConfig().appUrl }
+}
+
+const secret = z.string().trim().min(16, 'Paste the full secret (16 characters or more)').max(200, 'Use at most 200 characters')
+
+/** Create a Connection, or rotate one's verification secret. Secrets are write-only. */
+export async function action(args: Route.ActionArgs) {
+	const admin = await requireAdmin(args)
+	const url = new URL(args.request.url)
+	const repo = adminRepositoriesFor(admin).connections
+	try {
+		if (url.searchParams.get('intent') === 'rotate') {
+			const form = await parseForm(args.request, { handle: z.string().regex(CONNECTION_HANDLE, 'Unknown connection'), webhookSecret: secret })
+			if (!form.ok) return data(form, { status: 400 })
+			await repo.rotate(form.data.handle, form.data.webhookSecret)
+			throw await redirectWithFlash('/admin/connections', `New verification secret saved for ${form.data.handle}; the previous one is accepted for 24 hours.`)
+		}
+		const form = await parseForm(args.request, {
+			provider: z.enum(['stripe', 'generic'], 'Choose a provider'),
+			handle: z.string().trim().toLowerCase().regex(CONNECTION_HANDLE, 'Use lower-case letters, digits and dashes (up to 40)'),
+			displayName: z.string().trim().min(1, 'Enter a name shoppers see at checkout').max(60, 'Use at most 60 characters'),
+			secretKey: z.union([z.literal(''), z.string().trim().regex(/^sk_(test|live)_[A-Za-z0-9_]{8,200}$/, 'A Stripe secret key starts with sk_test_ or sk_live_')]),
+			webhookSecret: secret,
+		})
+		if (!form.ok) return data(form, { status: 400 })
+		if (form.data.handle === 'offline') return data(formFailure({ handle: 'This handle is taken by the built-in offline payment.' }), { status: 409 })
+		await repo.create({ ...form.data, secretKey: form.data.secretKey || undefined })
+		throw await redirectWithFlash('/admin/connections', `Connection ${form.data.handle} created.`)
+	} catch (error) {
+		if (error instanceof Response) throw error
+		return domainFailure(error)
+	}
+}
+
+export default function Connections({ loaderData, actionData }: Route.ComponentProps) {
+	const pending = useNavigation().state === 'submitting'
+	const errors = actionData?.fieldErrors ?? {}
+	return (
+		<section>
+			<h1>Connections</h1>
+			<FormError message={actionData?.formError} />
+			<table className="data-table">
+				<thead>
+					<tr>
+						<th>Connection</th>
+						<th>Provider</th>
+						<th>Event endpoint (paste into the provider’s dashboard)</th>
+						<th>Rotate verification secret</th>
+					</tr>
+				</thead>
+				<tbody>
+					{loaderData.connections.map((c) => (
+						<tr key={c.handle}>
+							<td>
+								{c.displayName}
+								<br />
+								<code>{c.handle}</code>
+							</td>
+							<td>{c.provider}</td>
+							<td>{c.provider === 'offline' ? '—' : <code>{`${loaderData.appUrl}/api/events/${c.handle}`}</code>}</td>
+							<td>
+								{c.provider === 'offline' ? null : (
+									<Form method="post" action="?intent=rotate" className="inline-form">
+										<input type="hidden" name="handle" value={c.handle} />
+										<label className="visually-hidden" htmlFor={`rotate-${c.handle}`}>
+											New secret for {c.handle}
+										</label>
+										<input id={`rotate-${c.handle}`} name="webhookSecret" type="password" autoComplete="off" placeholder="new secret" />
+										<button type="submit" className="secondary" disabled={pending}>
+											Rotate
+										</button>
+									</Form>
+								)}
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
+			<h2>Add a connection</h2>
+			<Form method="post" noValidate className="card wide">
+				<div className="field">
+					<label htmlFor="field-provider">Provider</label>
+					<select id="field-provider" name="provider" defaultValue="generic">
+						<option value="generic">Generic (signed events, e.g. bank transfer reconciliation)</option>
+						<option value="stripe">Stripe</option>
+					</select>
+				</div>
+				<Field name="handle" label="Handle (its endpoint is /api/events/handle)" required error={errors.handle} />
+				<Field name="displayName" label="Name shown at checkout" required error={errors.displayName} />
+				<Field name="secretKey" label="Stripe secret key (Stripe only)" type="password" autoComplete="off" error={errors.secretKey} />
+				<Field name="webhookSecret" label="Event verification secret" type="password" autoComplete="off" required error={errors.webhookSecret} />
+				<p className="hint">Secrets are stored encrypted and never shown again.</p>
+				<button type="submit" disabled={pending}>
+					Add connection
+				</button>
+			</Form>
+		</section>
+	)
+}

@@ -1,0 +1,128 @@
+import { data, Form, Link } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/events'
+import { requireAdmin } from '../../auth/guards.server'
+import { adminRepositoriesFor } from '../../data/repositories.server'
+import { parseForm, recordId } from '../../security/form.server'
+import { redirectWithFlash } from '../../ui/flash.server'
+import { domainFailure } from '../store/failure.server'
+
+export const meta = () => [{ title: 'Events · Store Admin' }]
+
+export async function loader(args: Route.LoaderArgs) {
+	const admin = await requireAdmin(args)
+	const requested = Number(new URL(args.request.url).searchParams.get('page') ?? '1')
+	const result = await adminRepositoriesFor(admin).events.page({ page: Number.isInteger(requested) && requested >= 1 && requested <= 100_000 ? requested : 1 })
+	return {
+		...result,
+		events: result.events.map((e) => ({ ...e, occurredAt: e.occurredAt.toISOString(), receivedAt: e.receivedAt.toISOString() })),
+		connections: result.connections.map((c) => ({ ...c, lastRejectedAt: c.lastRejectedAt?.toISOString() ?? null })),
+	}
+}
+
+/** Replay re-applies a stored, verified event; applying is idempotent, so it is always safe. */
+export async function action(args: Route.ActionArgs) {
+	const admin = await requireAdmin(args)
+	const form = await parseForm(args.request, { intent: z.literal('replay', 'Unknown action'), eventId: recordId })
+	if (!form.ok) return data(form, { status: 400 })
+	try {
+		const result = await adminRepositoriesFor(admin).events.replay(form.data.eventId)
+		throw await redirectWithFlash('/admin/events', `Replayed: ${result.summary}`)
+	} catch (error) {
+		if (error instanceof Response) throw error
+		return domainFailure(error)
+	}
+}
+
+const OUTCOME: Record<string, string> = {
+	applied: 'Applied',
+	stale: 'Out of order / already applied',
+	unmatched: 'No matching order',
+	ignored: 'Stored, no change',
+}
+
+export default function Events({ loaderData }: Route.ComponentProps) {
+	const { events, connections, page, pages, total } = loaderData
+	return (
+		<section>
+			<h1>Events</h1>
+			<p className="hint">Every verified event from payment providers, what it changed, and how many repeats arrived. Refused deliveries are only counted.</p>
+			<table className="data-table" data-testid="rejections">
+				<thead>
+					<tr>
+						<th>Connection</th>
+						<th>Endpoint</th>
+						<th>Refused deliveries</th>
+					</tr>
+				</thead>
+				<tbody>
+					{connections.filter((c) => c.provider !== 'offline').map((c) => (
+						<tr key={c.handle}>
+							<td>{c.handle}</td>
+							<td>
+								<code>/api/events/{c.handle}</code>
+							</td>
+							<td>
+								{c.rejectedEvents}
+								{c.lastRejectedAt ? ` (last ${c.lastRejectedAt.replace('T', ' ').slice(0, 19)} UTC)` : ''}
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
+			{events.length === 0 ? (
+				<p className="empty-state">No events received yet. Point your provider at the endpoint of a connection (<Link to="/admin/connections">Connections</Link>).</p>
+			) : (
+				<table className="data-table" data-testid="events">
+					<thead>
+						<tr>
+							<th>Received (UTC)</th>
+							<th>Connection</th>
+							<th>Type</th>
+							<th>Verified</th>
+							<th>Result</th>
+							<th>Repeats</th>
+							<th />
+						</tr>
+					</thead>
+					<tbody>
+						{events.map((event) => (
+							<tr key={event.id}>
+								<td>{event.receivedAt.replace('T', ' ').slice(0, 19)}</td>
+								<td>{event.connection.handle}</td>
+								<td>
+									{event.type}
+									<br />
+									<code>{event.providerEventId}</code>
+								</td>
+								<td>yes</td>
+								<td>
+									<strong>{OUTCOME[event.outcome] ?? event.outcome}</strong>
+									<br />
+									{event.summary}
+								</td>
+								<td>{event.duplicates}</td>
+								<td>
+									<Form method="post">
+										<input type="hidden" name="intent" value="replay" />
+										<input type="hidden" name="eventId" value={event.id} />
+										<button type="submit" className="secondary">
+											Replay
+										</button>
+									</Form>
+								</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+			)}
+			<nav className="pager" aria-label="Pages">
+				{page > 1 ? <Link to={`?page=${page - 1}`}>Newer</Link> : null}
+				<span>
+					Page {page} of {pages} · {total} events
+				</span>
+				{page < pages ? <Link to={`?page=${page + 1}`}>Older</Link> : null}
+			</nav>
+		</section>
+	)
+}
