@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { createDb } from '../app/data/db.server'
 import { cookieHeader, freePort } from '../tests/helpers/http'
+import { benchEvents } from './bench/events'
 import { benchUploads } from './bench/uploads'
 
 if (process.argv.includes('--help')) {
@@ -19,8 +20,10 @@ if (process.argv.includes('--help')) {
 Starts the production build (run \`npm run build\` first) on a free port with a
 fresh SQLite database, then measures: the home page as a guest, /account and
 /admin as signed-in users, a direct admin data request, and email sign-in
-(scrypt); then uploads of a 2 MB PNG on disk and on a local S3 stand-in (s3rver),
-and the server's peak memory while a customer sends a 200 MB upload body.
+(scrypt); storefront rows (product page, a cart of three, a checkout submit);
+then uploads of a 2 MB PNG on disk and on a local S3 stand-in (s3rver),
+and the server's peak memory while a customer sends a 200 MB upload body; then
+provider-event ingest on SQLite and PostgreSQL with 10x duplicate deliveries.
 Prints requests/s, latency percentiles and the server's memory.`)
 	process.exit(0)
 }
@@ -110,6 +113,8 @@ try {
 	uploadRows.push(...(await benchS3Uploads()))
 	console.log('\nuploads (peak = server RSS sampled every 20 ms during the row)\n')
 	console.table(uploadRows)
+	console.log('\nprovider event ingest (each event delivered 10 times, shuffled, 10 at a time)\n')
+	console.table(await benchEvents())
 } finally {
 	await main.stop()
 }

@@ -3,6 +3,7 @@ import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { type StripeSecrets, type VerificationSecrets, connectionSecrets, ROTATION_OVERLAP_MS } from './connections.server'
+import { forgetEndpoints } from './events/receive.server'
 import { connectionScope, sealSecret } from './secret-box.server'
 
 /**
@@ -33,7 +34,7 @@ export function adminConnectionsRepository(db: Db, admin: AdminViewer) {
 					})
 					await auditEntry(tx, admin, { action: 'connection.create', targetType: 'connection', targetId: row.id, detail: { handle: input.handle, provider: input.provider } })
 					return row
-				})
+				}).finally(() => forgetEndpoints(db))
 			} catch (error) {
 				if ((error as { code?: string }).code === 'P2002') throw new DomainError(409, 'Another connection already uses this handle.', 'handle')
 				throw error
@@ -53,6 +54,7 @@ export function adminConnectionsRepository(db: Db, admin: AdminViewer) {
 				await tx.connection.update({ where: { id: row.id }, data: { secretBox: sealSecret(next, connectionScope(storeId, handle)) } })
 				await auditEntry(tx, admin, { action: 'connection.rotate_secret', targetType: 'connection', targetId: row.id, detail: { handle } })
 			})
+			forgetEndpoints(db)
 		},
 	}
 }

@@ -84,13 +84,21 @@ function isUniqueViolation(error: unknown) {
  * nothing, and is answered as a duplicate.
  */
 export async function ingestEvent(db: Db, connection: EventConnection, input: { eventId: string; payload: string; event: NormalizedEvent }) {
+	const eventId = input.eventId.slice(0, 200)
+	const duplicate = async () => {
+		await db.providerEvent.updateMany({ where: { connectionId: connection.id, providerEventId: eventId }, data: { duplicates: { increment: 1 } } })
+		return { duplicate: true, outcome: 'duplicate' as const, summary: 'Already received: nothing changed.', orderId: null }
+	}
+	// Most repeats are answered here, without a transaction; racing ones meet the unique key below.
+	const seen = await db.providerEvent.findUnique({ where: { connectionId_providerEventId: { connectionId: connection.id, providerEventId: eventId } }, select: { id: true } })
+	if (seen) return duplicate()
 	try {
 		return await db.$transaction(async (tx) => {
 			const row = await tx.providerEvent.create({
 				data: {
 					storeId: connection.storeId,
 					connectionId: connection.id,
-					providerEventId: input.eventId.slice(0, 200),
+					providerEventId: eventId,
 					type: input.event.type.slice(0, 100),
 					occurredAt: input.event.occurredAt,
 					payload: input.payload,
@@ -105,11 +113,7 @@ export async function ingestEvent(db: Db, connection: EventConnection, input: { 
 		})
 	} catch (error) {
 		if (!isUniqueViolation(error)) throw error
-		await db.providerEvent.updateMany({
-			where: { connectionId: connection.id, providerEventId: input.eventId.slice(0, 200) },
-			data: { duplicates: { increment: 1 } },
-		})
-		return { duplicate: true, outcome: 'duplicate' as const, summary: 'Already received: nothing changed.', orderId: null }
+		return duplicate()
 	}
 }
 

@@ -6,7 +6,7 @@ import { genericRequest, newWebhookSecret, stripeEvent, stripeRequest, stripeSig
 import { cartRepository } from '../../cart/cart.server'
 import { placeOrder } from '../../orders/checkout.server'
 import { connectionScope, sealSecret } from '../secret-box.server'
-import { receiveEvent } from './receive.server'
+import { forgetEndpoints, receiveEvent } from './receive.server'
 
 const URL_STRIPE = 'http://store.test/api/events/stripe'
 
@@ -170,6 +170,7 @@ describe.each(PROVIDERS)('provider events on %s (spec 6)', (provider) => {
 				where: { storeId_handle: { storeId: t.storeId, handle: 'stripe' } },
 				data: { secretBox: sealSecret({ secretKey: 'sk_test_x', webhookSecret: next, previousWebhookSecrets: [{ secret: old, expiresAt: Date.now() + 60_000 }] }, connectionScope(t.storeId, 'stripe')) },
 			})
+			forgetEndpoints(t.db)
 			try {
 				const payload = succeeded(order.id)
 				expect((await deliver(payload, stripeSignature(payload, old), 'stripe', Date.now() + 120_000)).status).toBe(401)
@@ -179,6 +180,7 @@ describe.each(PROVIDERS)('provider events on %s (spec 6)', (provider) => {
 					where: { storeId_handle: { storeId: t.storeId, handle: 'stripe' } },
 					data: { secretBox: sealSecret({ secretKey: 'sk_test_x', webhookSecret: secret }, connectionScope(t.storeId, 'stripe')) },
 				})
+				forgetEndpoints(t.db)
 			}
 		})
 

@@ -9,6 +9,37 @@ export const MAX_EVENT_BYTES = 256 * 1024
 
 const answer = (status: number, body: Record<string, unknown>) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
 
+type Endpoint = { connection: { id: string; storeId: string; provider: string }; secrets: VerificationSecrets | null }
+
+/**
+ * The Connection and its verification secrets for an endpoint, kept for a few seconds: a
+ * provider retrying a burst of deliveries does not decrypt the secrets for every one. A
+ * rotation or a deactivation takes effect within ENDPOINT_CACHE_MS.
+ */
+export const ENDPOINT_CACHE_MS = 5_000
+const endpoints = new WeakMap<Db, Map<string, { at: number; endpoint: Endpoint | null }>>()
+
+async function endpointFor(db: Db, storeId: string, handle: string, now: number): Promise<Endpoint | null> {
+	let cache = endpoints.get(db)
+	if (!cache) endpoints.set(db, (cache = new Map()))
+	const key = `${storeId}:${handle}`
+	const hit = cache.get(key)
+	if (hit && now - hit.at < ENDPOINT_CACHE_MS && now >= hit.at) return hit.endpoint
+	const connection = await db.connection.findFirst({
+		where: { storeId, handle, active: true, provider: { in: ['stripe', 'generic'] } },
+		select: { id: true, storeId: true, provider: true },
+	})
+	const endpoint = connection ? { connection, secrets: await connectionSecrets<VerificationSecrets>(db, storeId, connection.id) } : null
+	if (cache.size > 100) cache.clear()
+	cache.set(key, { at: now, endpoint })
+	return endpoint
+}
+
+/** Forgets cached endpoints (after an admin changes a Connection in this process). */
+export function forgetEndpoints(db: Db) {
+	endpoints.delete(db)
+}
+
 /**
  * One delivery to `/api/events/<handle>` of `storeId` (spec 6, issue 9). The signature is
  * checked over the exact bytes received, before any parsing; a refused delivery is counted
@@ -18,11 +49,9 @@ const answer = (status: number, body: Record<string, unknown>) => Response.json(
 export async function receiveEvent({ db, storeId, handle, request, now = Date.now() }: { db: Db; storeId: string; handle: string; request: Request; now?: number }) {
 	if (request.method !== 'POST') return answer(405, { error: 'Use POST' })
 	if (!CONNECTION_HANDLE.test(handle)) return answer(404, { error: 'No such endpoint' })
-	const connection = await db.connection.findFirst({
-		where: { storeId, handle, active: true, provider: { in: ['stripe', 'generic'] } },
-		select: { id: true, storeId: true, provider: true },
-	})
-	if (!connection) return answer(404, { error: 'No such endpoint' })
+	const endpoint = await endpointFor(db, storeId, handle, now)
+	if (!endpoint) return answer(404, { error: 'No such endpoint' })
+	const { connection } = endpoint
 
 	let raw: Buffer
 	try {
@@ -31,7 +60,7 @@ export async function receiveEvent({ db, storeId, handle, request, now = Date.no
 		if (error instanceof BodyTooLargeError) return answer(413, { error: `Event bodies are limited to ${MAX_EVENT_BYTES} bytes` })
 		throw error
 	}
-	const secrets = activeVerificationSecrets(await connectionSecrets<VerificationSecrets>(db, storeId, connection.id), now)
+	const secrets = activeVerificationSecrets(endpoint.secrets, now)
 	const verdict =
 		secrets.length === 0
 			? ({ ok: false, status: 401, reason: 'no verification secret is configured' } as const)

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { genericRequest, newWebhookSecret } from '../../tests/helpers/events'
+import type { AdminViewer } from '../data/viewer'
+import { adminConnectionsRepository } from './admin-connections.server'
+import { receiveEvent } from './events/receive.server'
+
+describe.each(PROVIDERS)('Connections in Store Admin on %s (issue 9.8)', (provider) => {
+	let t: TestDatabase
+	let admin: AdminViewer
+
+	beforeAll(async () => {
+		t = await openTestDatabase(provider)
+		const me = await signUpCustomer(t.auth)
+		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'A' }
+	})
+	afterAll(() => t.db.$disconnect())
+
+	it('keeps secrets write-only: encrypted at rest, never listed', async () => {
+		const secret = newWebhookSecret()
+		await adminConnectionsRepository(t.db, admin).create({ provider: 'generic', handle: 'ledger', displayName: 'Ledger', webhookSecret: secret })
+		const listed = JSON.stringify(await adminConnectionsRepository(t.db, admin).list())
+		expect(listed).not.toContain(secret)
+		expect(listed).toContain('"hasSecrets":true')
+		const row = await t.db.connection.findFirstOrThrow({ where: { storeId: t.storeId, handle: 'ledger' }, select: { secretBox: true } })
+		expect(row.secretBox).toMatch(/^v1\./)
+		expect(row.secretBox).not.toContain(secret.slice(6, 20))
+		await expect(adminConnectionsRepository(t.db, admin).create({ provider: 'generic', handle: 'ledger', displayName: 'Again', webhookSecret: secret })).rejects.toMatchObject({ status: 409 })
+	})
+
+	it('rotates with an overlap: old and new secrets both verify until the old one expires', async () => {
+		const old = newWebhookSecret()
+		const next = newWebhookSecret()
+		await adminConnectionsRepository(t.db, admin).create({ provider: 'generic', handle: 'rotating', displayName: 'R', webhookSecret: old })
+		await adminConnectionsRepository(t.db, admin).rotate('rotating', next)
+		const body = { type: 'ping', occurred_at: Math.floor(Date.now() / 1000), data: {} }
+		const receive = (secret: string, now = Date.now()) =>
+			receiveEvent({ db: t.db, storeId: t.storeId, handle: 'rotating', request: genericRequest('http://s/api/events/rotating', body, secret), now })
+		expect((await receive(next)).status).toBe(200)
+		expect((await receive(old)).status).toBe(200)
+		expect((await receive(old, Date.now() + 25 * 60 * 60 * 1000)).status).toBe(401)
+		await expect(adminConnectionsRepository(t.db, { ...admin, storeId: 'another-store' }).rotate('rotating', next)).rejects.toMatchObject({ status: 404 })
+	})
+})
