@@ -16,6 +16,9 @@ import {
 	securityHeaders,
 	stampClientIp,
 } from '../app/security/http.server'
+import type { Decision } from '../app/security/rate-limit/limiter.server'
+import { rateLimitMiddleware } from '../app/security/rate-limit/middleware.server'
+import { getStoreLimiter, rateLimitContext } from '../app/security/rate-limit/rate-limit.server'
 import { loadConfigOrExit } from './lib/config'
 
 if (process.argv.includes('--help')) {
@@ -82,6 +85,17 @@ app.use((_req, res, next) => {
 	next()
 })
 app.use(stampClientIp)
+// Spec 8: four route classes; counted before any route runs (app/security/rate-limit/).
+const limiter = getStoreLimiter(config)
+app.use(
+	rateLimitMiddleware({
+		limiter,
+		build,
+		onDecision: (res, decision) => {
+			res.locals.rateLimit = decision
+		},
+	}),
+)
 app.all(
 	'/{*path}',
 	createRequestHandler({
@@ -90,6 +104,7 @@ app.all(
 		getLoadContext(_req, res) {
 			const context = new RouterContextProvider()
 			context.set(nonceContext, res.locals.cspNonce as string)
+			context.set(rateLimitContext, (res.locals.rateLimit as Decision | undefined) ?? null)
 			return context
 		},
 	}),
@@ -112,6 +127,7 @@ function shutdown(signal: string) {
 	if (stopping) return
 	stopping = true
 	console.log(`[store] ${signal}: shutting down`)
+	void limiter.close()
 	server.close(() => process.exit(0))
 	server.closeIdleConnections()
 	setTimeout(() => {

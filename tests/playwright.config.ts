@@ -104,6 +104,12 @@ export default defineConfig({
 			STRIPE_SECRET_KEY: 'sk_test_e2e_stand_in_key',
 			STRIPE_WEBHOOK_SECRET: process.env.E2E_STRIPE_WEBHOOK_SECRET,
 			STRIPE_API_BASE: `http://127.0.0.1:${process.env.E2E_STRIPE_PORT}`,
+			// Generous limits for the shared server: tests/e2e/rate-limits.spec.ts starts its own, strict ones.
+			RATE_LIMIT_AUTHENTICATION: '100000/60',
+			RATE_LIMIT_ACCOUNT: '100000/60',
+			RATE_LIMIT_SENSITIVE: '100000/60',
+			RATE_LIMIT_ADMIN: '100000/60',
+			RATE_LIMIT_GENERAL: '100000/60',
 			UPLOAD_STORAGE: 'disk',
 			UPLOAD_DIR: path.join(process.env.E2E_DB_DIR, 'uploads'),
 		},

@@ -1,5 +1,18 @@
 import { BodyTooLargeError, MAX_FORM_BYTES, readBodyWithin } from '../security/form.server'
+import { accountLimit } from '../security/rate-limit/account.server'
 import { type Auth, getAuth } from './auth.server'
+
+/** The email of a sign-in body (JSON or form-encoded), for the per-account limit. */
+function emailOf(body: Uint8Array) {
+	const text = Buffer.from(body).toString('utf8')
+	try {
+		const parsed = JSON.parse(text) as { email?: unknown }
+		if (typeof parsed?.email === 'string') return parsed.email
+	} catch {
+		// Not JSON: better-auth also takes form-encoded sign-ins.
+	}
+	return new URLSearchParams(text).get('email') ?? ''
+}
 
 /** The same cap as the store's own forms: every better-auth request body is a few small fields. */
 export const MAX_AUTH_BODY_BYTES = MAX_FORM_BYTES
@@ -30,6 +43,10 @@ export async function handleAuthRequest(request: Request, auth: Auth = getAuth()
 			return refusal(413, 'PAYLOAD_TOO_LARGE', `Request bodies here are limited to ${MAX_AUTH_BODY_BYTES} bytes.`)
 		}
 		throw error
+	}
+	if (path === '/api/auth/sign-in/email') {
+		const limited = await accountLimit(emailOf(body))
+		if (limited) return Response.json({ code: 'TOO_MANY_REQUESTS', message: limited.message }, { status: limited.status, headers: { ...limited.headers, 'Cache-Control': 'no-store' } })
 	}
 	const headers = new Headers(request.headers)
 	headers.delete('content-length')

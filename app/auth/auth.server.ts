@@ -83,6 +83,8 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 			ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
 		},
 		telemetry: { enabled: false },
+		// One 429 contract: the store's own limiter fronts /api/auth/* (app/security/rate-limit/).
+		rateLimit: { enabled: false },
 		plugins: [adminPlugin(), accountRules({ db })],
 	})
 }

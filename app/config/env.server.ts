@@ -19,6 +19,16 @@ const url = z.url({ protocol: /^https?$/ })
 // An empty value (`AUTH_URL=` in .env) means unset, like every optional value here.
 const optionalUrl = optional.pipe(url.optional())
 
+const ruleText = z
+	.string()
+	.regex(/^\d{1,6}\/\d{1,6}$/, 'use <requests>/<seconds>, e.g. 20/60')
+	.transform((value) => {
+		const [limit, windowSeconds] = value.split('/').map(Number) as [number, number]
+		return { limit, windowSeconds }
+	})
+	.refine((r) => r.limit >= 1 && r.windowSeconds >= 1, 'requests and seconds must be at least 1')
+const rule = (fallback: string) => z.string().default(fallback).pipe(ruleText)
+
 const EnvSchema = z.object({
 	NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
 	AUTH_SECRET: optional,
@@ -49,6 +59,13 @@ const EnvSchema = z.object({
 	S3_ACCESS_KEY_ID: optional,
 	S3_SECRET_ACCESS_KEY: optional,
 	S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
+	// Rate limits (spec 8): "<requests>/<seconds>" per class and client address; RATE_LIMITS=off disables.
+	RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+	RATE_LIMIT_AUTHENTICATION: rule('20/60'),
+	RATE_LIMIT_ACCOUNT: rule('10/900'),
+	RATE_LIMIT_SENSITIVE: rule('30/60'),
+	RATE_LIMIT_ADMIN: rule('600/60'),
+	RATE_LIMIT_GENERAL: rule('1200/60'),
 	// The Stripe Connection, declared by configuration (`npm run init` stores it encrypted).
 	STRIPE_SECRET_KEY: optional,
 	STRIPE_WEBHOOK_SECRET: optional,
@@ -123,6 +140,16 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		host: vars.HOST,
 		port: vars.PORT,
 		trustProxy: vars.TRUST_PROXY,
+		rateLimits: {
+			enabled: vars.RATE_LIMITS === 'on',
+			rules: {
+				authentication: vars.RATE_LIMIT_AUTHENTICATION,
+				account: vars.RATE_LIMIT_ACCOUNT,
+				sensitive: vars.RATE_LIMIT_SENSITIVE,
+				admin: vars.RATE_LIMIT_ADMIN,
+				general: vars.RATE_LIMIT_GENERAL,
+			},
+		},
 		stripe: vars.STRIPE_SECRET_KEY
 			? { secretKey: vars.STRIPE_SECRET_KEY, webhookSecret: vars.STRIPE_WEBHOOK_SECRET, apiBase: vars.STRIPE_API_BASE }
 			: undefined,

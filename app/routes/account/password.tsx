@@ -2,6 +2,7 @@ import { data, Form, useNavigation } from 'react-router'
 import type { Route } from './+types/password'
 import { PASSWORD_TOO_WEAK } from '../../auth/account-rules.server'
 import { changePassword } from '../../auth/credentials.server'
+import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { requireUser } from '../../auth/guards.server'
 import { fields, formFailure, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
@@ -20,6 +21,8 @@ export async function loader(args: Route.LoaderArgs) {
  * this browser signed in with a fresh session.
  */
 export async function action(args: Route.ActionArgs) {
+	const limited = rateLimitedForm(args.context)
+	if (limited) return limited
 	await requireUser(args)
 	const form = await parseForm(args.request, {
 		currentPassword: fields.currentPassword,

@@ -4,6 +4,8 @@ import { signInWithEmail } from '../../auth/credentials.server'
 import { requireGuest } from '../../auth/guards.server'
 import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
 import { fields, formFailure, parseForm } from '../../security/form.server'
+import { limitSignInAccount } from '../../security/rate-limit/account.server'
+import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Sign in' }]
@@ -17,7 +19,9 @@ export async function loader(args: Route.LoaderArgs) {
 	return null
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+	const limited = rateLimitedForm(context)
+	if (limited) return limited
 	const form = await parseForm(request, {
 		email: fields.email,
 		password: fields.currentPassword,
@@ -26,6 +30,9 @@ export async function action({ request }: Route.ActionArgs) {
 	if (!form.ok) return data(form, { status: 400 })
 
 	const { email, password, redirectTo } = form.data
+	// Also per account: rotating addresses gives no unlimited guesses at one email.
+	const accountLimit = await limitSignInAccount(email)
+	if (accountLimit) return accountLimit
 	const result = await signInWithEmail({ email, password, request })
 	if (!result.ok) {
 		return data(formFailure({}, SIGN_IN_FAILED), { status: 401 })

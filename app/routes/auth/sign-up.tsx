@@ -5,6 +5,7 @@ import { signUpWithEmail } from '../../auth/credentials.server'
 import { requireGuest } from '../../auth/guards.server'
 import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
 import { fields, formFailure, parseForm } from '../../security/form.server'
+import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Create an account' }]
@@ -15,7 +16,9 @@ export async function loader(args: Route.LoaderArgs) {
 	return null
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+	const limited = rateLimitedForm(context)
+	if (limited) return limited
 	const form = await parseForm(request, {
 		name: fields.name,
 		email: fields.email,

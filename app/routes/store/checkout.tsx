@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/checkout'
+import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
 import { getConfig } from '../../config/env.server'
 import { getDb } from '../../data/db.server'
@@ -52,6 +53,8 @@ const checkoutForm = {
  * the provider's Checkout page (303), which returns to the confirmation.
  */
 export async function action(args: Route.ActionArgs) {
+	const limited = rateLimitedForm(args.context)
+	if (limited) return limited
 	const viewer = await getViewer(args)
 	const form = await parseForm(args.request, checkoutForm)
 	if (!form.ok) return data(form, { status: 400 })

@@ -1,6 +1,7 @@
 import { data, Form, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/newsletter-unsubscribe'
+import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
 import { repositoriesFor } from '../../data/repositories.server'
 import { readUnsubscribeToken } from '../../newsletter/newsletter.server'
@@ -22,6 +23,8 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
+	const limited = rateLimitedForm(args.context)
+	if (limited) return limited
 	const viewer = await getViewer(args)
 	const form = await parseForm(args.request, { token: z.string().max(1024) })
 	if (!form.ok) return data(form, { status: 400 })

@@ -1,5 +1,6 @@
 import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/newsletter'
+import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
 import { repositoriesFor } from '../../data/repositories.server'
 import { unsubscribeToken } from '../../newsletter/newsletter.server'
@@ -13,6 +14,8 @@ export const meta = () => [{ title: 'Newsletter' }]
  * already on the list, so the form tells nobody who subscribes here.
  */
 export async function action(args: Route.ActionArgs) {
+	const limited = rateLimitedForm(args.context)
+	if (limited) return limited
 	const viewer = await getViewer(args)
 	const form = await parseForm(args.request, { email: fields.email })
 	if (!form.ok) return data(form, { status: 400 })

@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import routes from '../../routes'
+import { parseConfig } from '../../config/env.server'
+import { freePort } from '../../../tests/helpers/http'
+import { ROUTE_CLASSES, classify } from './classes'
+import { memoryLimiter, resilientLimiter, type Limiter } from './limiter.server'
+import { createStoreLimiter, rateLimitHeaders } from './rate-limit.server'
+
+const SHARED_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+/** Every route id of app/routes.ts, as React Router derives it (file path without extension). */
+function routeIds(entries: ReadonlyArray<{ id?: string; file: string; children?: unknown }>): string[] {
+	return entries.flatMap((entry) => [
+		entry.id ?? entry.file.replace(/\.(tsx?|jsx?)$/, ''),
+		...routeIds((entry.children as typeof entries | undefined) ?? []),
+	])
+}
+
+describe('route classes (spec 8: four classes, one per request)', () => {
+	it('gives every route of the route table a class (a new route without one fails here)', () => {
+		const ids = routeIds(routes as never)
+		expect(ids.length).toBeGreaterThan(20)
+		for (const id of ids) expect(ROUTE_CLASSES[id], id).toBeDefined()
+	})
+
+	it('puts the spec’s Sensitive routes in Sensitive: newsletter, checkout requests and sessions, payment intents', () => {
+		expect(classify('routes/store/newsletter', 'POST').routeClass).toBe('sensitive')
+		expect(classify('routes/store/newsletter-unsubscribe', 'GET').routeClass).toBe('sensitive')
+		expect(classify('routes/store/newsletter-unsubscribe', 'POST').routeClass).toBe('sensitive')
+		expect(classify('routes/store/checkout', 'POST').routeClass).toBe('sensitive')
+		expect(classify('routes/store/order', 'POST').routeClass).toBe('sensitive')
+	})
+
+	it('classes sign-in writes and /api/auth/* writes as Authentication, Store Admin and uploads as Admin', () => {
+		expect(classify('routes/auth/sign-in', 'POST')).toEqual({ routeClass: 'authentication', form: true })
+		expect(classify('routes/auth/sign-in', 'GET').routeClass).toBe('general')
+		expect(classify('routes/api/auth', 'POST').routeClass).toBe('authentication')
+		expect(classify('routes/api/upload', 'POST').routeClass).toBe('admin')
+		expect(classify('routes/admin/orders', 'GET').routeClass).toBe('admin')
+		expect(classify(undefined, 'GET').routeClass).toBe('general')
+	})
+})
+
+type Backend = { name: string; make: () => Promise<{ limiter: Limiter; close: () => Promise<void> }> }
+
+const rule = { limit: 3, windowSeconds: 2 }
+const BACKENDS: Backend[] = [
+	{ name: 'memory', make: async () => ({ limiter: memoryLimiter(), close: async () => undefined }) },
+	{
+		name: 'redis',
+		make: async () => {
+			// Sensitive fails closed, so a Redis that does not answer fails this test instead of
+			// quietly falling back to memory.
+			const store = createStoreLimiter(parseConfig({ REDIS_URL: SHARED_REDIS, RATE_LIMIT_SENSITIVE: '3/2' }), (line) => {
+				throw new Error(line)
+			})
+			const limiter: Limiter = {
+				async check(key) {
+					const decision = await store.check(key, 'sensitive')
+					if (decision === null || decision === 'unavailable') throw new Error(`Redis at ${SHARED_REDIS} is required by this test (${String(decision)})`)
+					return decision
+				},
+			}
+			return { limiter, close: () => store.close() }
+		},
+	},
+]
+
+describe.each(BACKENDS.map((b) => [b.name, b] as const))('the limit contract on the %s backend (spec 7: 429, Retry-After, X-RateLimit-Reset)', (_name, backend) => {
+	let limiter: Limiter
+	let close: () => Promise<void>
+	beforeAll(async () => {
+		;({ limiter, close } = await backend.make())
+	})
+	afterAll(() => close())
+
+	it('allows `limit` requests in a window, refuses the next with a reset in the future, and allows again after the reset', async () => {
+		const key = `k-${Math.random()}`
+		const decisions = []
+		for (let i = 0; i < 4; i++) decisions.push(await limiter.check(key, rule))
+		expect(decisions.map((d) => d.success)).toEqual([true, true, true, false])
+		expect(decisions.map((d) => d.remaining)).toEqual([2, 1, 0, 0])
+		const refused = decisions[3]!
+		expect(refused.limit).toBe(3)
+		expect(refused.resetMs).toBeGreaterThan(Date.now())
+		const headers = rateLimitHeaders(refused)
+		expect(Number(headers['Retry-After'])).toBeGreaterThanOrEqual(1)
+		expect(Number(headers['Retry-After'])).toBeLessThanOrEqual(rule.windowSeconds * 2)
+		expect(Number(headers['X-RateLimit-Reset'])).toBe(Math.ceil(refused.resetMs / 1000))
+		expect(headers['X-RateLimit-Limit']).toBe('3')
+		expect(headers['X-RateLimit-Remaining']).toBe('0')
+		await new Promise((resolve) => setTimeout(resolve, Math.max(0, refused.resetMs - Date.now()) + 1100))
+		expect((await limiter.check(key, rule)).success).toBe(true)
+	})
+
+	it('keeps separate keys apart', async () => {
+		const a = `a-${Math.random()}`
+		for (let i = 0; i < 3; i++) await limiter.check(a, rule)
+		expect((await limiter.check(a, rule)).success).toBe(false)
+		expect((await limiter.check(`b-${Math.random()}`, rule)).success).toBe(true)
+	})
+
+	it('sends no Retry-After on a request that passed', async () => {
+		expect(rateLimitHeaders(await limiter.check(`c-${Math.random()}`, rule))['Retry-After']).toBeUndefined()
+	})
+})
+
+describe('shared across processes and Redis outages (issue 7.4, 7.5)', () => {
+	it('two limiters on one Redis enforce one limit between them', async () => {
+		const config = parseConfig({ REDIS_URL: SHARED_REDIS, RATE_LIMIT_SENSITIVE: '4/30' })
+		const [one, two] = [createStoreLimiter(config), createStoreLimiter(config)]
+		try {
+			const key = `shared-${Math.random()}`
+			const results = []
+			for (let i = 0; i < 3; i++) results.push(await one.check(key, 'sensitive'), await two.check(key, 'sensitive'))
+			expect(results.map((d) => (typeof d === 'object' && d ? d.success : d))).toEqual([true, true, true, true, false, false])
+		} finally {
+			await one.close()
+			await two.close()
+		}
+	})
+
+	it('fails closed for Authentication, Sensitive and Admin and open (to memory) for General when Redis stops, logging once; recovers', async () => {
+		const port = await freePort()
+		const start = () => spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
+		let server = start()
+		await new Promise((resolve) => setTimeout(resolve, 400))
+		const logs: string[] = []
+		const config = parseConfig({ REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_GENERAL: '2/60' })
+		const { createStoreLimiter: make } = await import('./rate-limit.server')
+		const limiter = make(config, (line) => logs.push(line))
+		try {
+			await new Promise((resolve) => setTimeout(resolve, 300))
+			expect(await limiter.check('x', 'authentication')).toMatchObject({ success: true })
+			server.kill('SIGKILL')
+			await new Promise((resolve) => setTimeout(resolve, 300))
+			for (const routeClass of ['authentication', 'sensitive', 'admin'] as const) {
+				expect(await limiter.check('x', routeClass), routeClass).toBe('unavailable')
+			}
+			const general = [await limiter.check('g', 'general'), await limiter.check('g', 'general'), await limiter.check('g', 'general')]
+			expect(general.map((d) => (typeof d === 'object' && d ? d.success : d))).toEqual([true, true, false])
+			expect(logs.filter((line) => line.includes('unavailable'))).toHaveLength(1)
+			server = start()
+			await expect.poll(async () => limiter.check(`y-${Math.random()}`, 'authentication'), { timeout: 8_000, interval: 250 }).toMatchObject({ success: true })
+			expect(logs.some((line) => line.includes('answering again'))).toBe(true)
+		} finally {
+			await limiter.close()
+			server.kill('SIGKILL')
+		}
+	}, 20_000)
+
+	it('uses the memory limiter when no REDIS_URL is set, and nothing when limits are off', async () => {
+		const memory = createStoreLimiter(parseConfig({ RATE_LIMIT_ADMIN: '1/60' }))
+		expect(await memory.check('m', 'admin')).toMatchObject({ success: true })
+		expect(await memory.check('m', 'admin')).toMatchObject({ success: false })
+		expect(await createStoreLimiter(parseConfig({ RATE_LIMITS: 'off' })).check('m', 'admin')).toBeNull()
+	})
+
+	it('logs an outage once through the resilient wrapper even under many failures', async () => {
+		const logs: string[] = []
+		const failing: Limiter = { check: async () => { throw new Error('down') } }
+		const wrapper = resilientLimiter({ primary: failing, fallback: memoryLimiter(), log: (l) => logs.push(l) })
+		for (let i = 0; i < 10; i++) await wrapper.check('k', rule, { failOpen: true })
+		expect(logs).toHaveLength(1)
+	})
+})
