@@ -77,7 +77,8 @@ async function startServer(env: Record<string, string> = {}): Promise<Server> {
 	return { base, databaseUrl, stop, rssMb: () => serverRssMb(child.pid) }
 }
 
-const main = await startServer()
+// The rows below measure the store, not the limiter: limits off here; compared separately.
+const main = await startServer({ RATE_LIMITS: 'off' })
 const base = main.base
 
 try {
@@ -113,10 +114,37 @@ try {
 	uploadRows.push(...(await benchS3Uploads()))
 	console.log('\nuploads (peak = server RSS sampled every 20 ms during the row)\n')
 	console.table(uploadRows)
+	console.log('\nrate limits on a General page (GET /products/canvas-tote): off, in memory, Redis\n')
+	console.table(await benchRateLimits())
 	console.log('\nprovider event ingest (each event delivered 10 times, shuffled, 10 at a time)\n')
 	console.table(await benchEvents())
 } finally {
 	await main.stop()
+}
+
+/** The product page with limits off (the main server), in memory, and on the local Redis. */
+async function benchRateLimits() {
+	const generous = { RATE_LIMIT_GENERAL: '999999/60' }
+	const rows = []
+	const page = async (label: string, server: Server) => {
+		const row = await measure(`${label}`, { url: `${server.base}/products/canvas-tote` })
+		return { ...row, 'vs off': '' }
+	}
+	const off = await page('limits off', main)
+	rows.push(off)
+	for (const [label, env] of [
+		['in memory', generous],
+		['Redis', { ...generous, REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379' }],
+	] as const) {
+		const server = await startServer(env)
+		try {
+			const row = await page(label, server)
+			rows.push({ ...row, 'vs off': `${Math.round((row['req/s'] / Math.max(1, off['req/s'])) * 100)} %` })
+		} finally {
+			await server.stop()
+		}
+	}
+	return rows
 }
 
 /** The same upload row against a second server whose storage is a local S3 stand-in (s3rver). */
