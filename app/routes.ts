@@ -10,6 +10,7 @@ export default [
 	route('newsletter/unsubscribe', 'routes/store/newsletter-unsubscribe.tsx'),
 	route('sign-up', 'routes/auth/sign-up.tsx'),
 	route('sign-in', 'routes/auth/sign-in.tsx'),
+	route('sign-in/sso', 'routes/auth/sign-in-sso.tsx'),
 	route('sign-out', 'routes/auth/sign-out.tsx'),
 	route('account', 'routes/account/account.tsx'),
 	route('account/password', 'routes/account/password.tsx'),

@@ -19,6 +19,7 @@ import {
 import type { Decision } from '../app/security/rate-limit/limiter.server'
 import { rateLimitMiddleware } from '../app/security/rate-limit/middleware.server'
 import { getStoreLimiter, rateLimitContext } from '../app/security/rate-limit/rate-limit.server'
+import { workloadCredentialGuard } from '../app/auth/workload-credential.server'
 import { loadConfigOrExit } from './lib/config'
 
 if (process.argv.includes('--help')) {
@@ -54,6 +55,8 @@ app.disable('x-powered-by')
 app.set('trust proxy', config.trustProxy)
 app.use(...securityHeaders(config))
 app.use(compression())
+// Issue 10: the workload credential never authenticates a request, in any header or the URL.
+app.use(workloadCredentialGuard(config))
 
 let build: ServerBuild | (() => Promise<ServerBuild>)
 if (config.isProduction) {

@@ -1,6 +1,9 @@
 import { BodyTooLargeError, MAX_FORM_BYTES, readBodyWithin } from '../security/form.server'
 import { accountLimit } from '../security/rate-limit/account.server'
 import { type Auth, getAuth } from './auth.server'
+import { type Config, getConfig } from '../config/env.server'
+import { unknownProviderRoute } from './sso.server'
+import { bodyCarriesSecret, refusalResponse, refusedSecrets } from './workload-credential.server'
 
 /** The email of a sign-in body (JSON or form-encoded), for the per-account limit. */
 function emailOf(body: Uint8Array) {
@@ -28,11 +31,13 @@ function refusal(status: number, code: string, message: string) {
  * - the body is read here, within MAX_AUTH_BODY_BYTES, before better-auth sees a byte of
  *   it; an oversize or endless body gets 413 and better-auth never runs.
  */
-export async function handleAuthRequest(request: Request, auth: Auth = getAuth()): Promise<Response> {
+export async function handleAuthRequest(request: Request, auth: Auth = getAuth(), config: Config = getConfig()): Promise<Response> {
 	const path = new URL(request.url).pathname.toLowerCase().replace(/\/{2,}/g, '/')
 	if (path === '/api/auth/admin' || path.startsWith('/api/auth/admin/')) {
 		return refusal(404, 'NOT_FOUND', 'Not found')
 	}
+	// Issue 10: an OAuth callback exists only for the enabled managed provider (spec 5.5, 5.9).
+	if (unknownProviderRoute(path, config)) return refusal(404, 'NOT_FOUND', 'Not found')
 	if (request.method === 'GET' || request.method === 'HEAD') return auth.handler(request)
 
 	let body: Uint8Array
@@ -44,6 +49,8 @@ export async function handleAuthRequest(request: Request, auth: Auth = getAuth()
 		}
 		throw error
 	}
+	// Issue 10: the workload credential (or the OAuth client secret) is never a password or a token.
+	if (bodyCarriesSecret(body, refusedSecrets(config))) return refusalResponse()
 	if (path === '/api/auth/sign-in/email') {
 		const limited = await accountLimit(emailOf(body))
 		if (limited) return Response.json({ code: 'TOO_MANY_REQUESTS', message: limited.message }, { status: limited.status, headers: { ...limited.headers, 'Cache-Control': 'no-store' } })

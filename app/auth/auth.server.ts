@@ -9,6 +9,8 @@ import { mergeGuestCart } from '../cart/cart.server'
 import { claimGuestOrders } from '../orders/claim.server'
 import { accountRules } from './account-rules.server'
 import { guestIdFromCookieHeader } from './guest-cookie.server'
+import { ssoPlugins } from './sso.server'
+import { workloadCredentialRule } from './workload-credential.server'
 
 const adminPlugin = () => admin({ defaultRole: 'user', adminRoles: ['admin'] })
 
@@ -85,7 +87,15 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 		telemetry: { enabled: false },
 		// One 429 contract: the store's own limiter fronts /api/auth/* (app/security/rate-limit/).
 		rateLimit: { enabled: false },
-		plugins: [adminPlugin(), accountRules({ db })],
+		// Issue 10: OAuth callback failures land on the sign-in page, which explains them.
+		onAPIError: { errorURL: `${config.appUrl}/sign-in` },
+		plugins: [
+			adminPlugin(),
+			accountRules({ db }),
+			// Issue 10 (app/auth/sso.server.ts, workload-credential.server.ts): managed sign-in when configured.
+			workloadCredentialRule(config),
+			...ssoPlugins({ db, config }),
+		],
 	})
 }
 

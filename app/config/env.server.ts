@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { DEFAULT_DATABASE_URL, databaseProvider } from '../data/database-url'
+import { operatorSignInProblem } from '../auth/operator-config'
 import {
 	DEV_FALLBACK_AUTH_SECRET,
 	checkAuthSecret,
@@ -42,6 +43,8 @@ const EnvSchema = z.object({
 	SVC_ADMIN_OAUTH_CLIENT_ID: optional,
 	SVC_ADMIN_OAUTH_CLIENT_SECRET: optional,
 	SVC_WORKLOAD_CREDENTIAL: optional,
+	// Issue 10: the label of the managed sign-in button ("Sign in with <name>").
+	SVC_ADMIN_OAUTH_NAME: optional,
 	EMAIL_SERVICE_API_KEY: optional,
 	REDIS_URL: optional,
 	HOST: z.string().default('0.0.0.0'),
@@ -102,6 +105,10 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		throw new ConfigError('Invalid configuration: UPLOAD_STORAGE=s3 needs S3_BUCKET')
 	}
 
+	// Issue 10: the SSO client and the workload credential never stand in for each other.
+	const operatorProblem = operatorSignInProblem(vars)
+	if (operatorProblem) throw new ConfigError(`Invalid configuration: ${operatorProblem}`)
+
 	let provider
 	try {
 		provider = databaseProvider(vars.DATABASE_URL)
@@ -135,7 +142,10 @@ export function parseConfig(env: Record<string, string | undefined>) {
 			apiUrl: vars.SVC_API_URL,
 			clientId: vars.SVC_ADMIN_OAUTH_CLIENT_ID,
 			clientSecret: vars.SVC_ADMIN_OAUTH_CLIENT_SECRET,
+			name: vars.SVC_ADMIN_OAUTH_NAME,
 		},
+		// Issue 10 (spec 2, 5.9): machine workloads only; refused from every request (app/auth/workload-credential.server.ts).
+		workloadCredential: vars.SVC_WORKLOAD_CREDENTIAL,
 		redisUrl: vars.REDIS_URL,
 		host: vars.HOST,
 		port: vars.PORT,

@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from 'express'
 import helmet from 'helmet'
 import { createContext, type RouterContext } from 'react-router'
 import type { Config } from '../config/env.server'
+import { managedSignInOrigins } from '../auth/operator-config'
 
 /**
  * The per-request CSP nonce, handed to entry.server.tsx through the router context.
@@ -48,7 +49,8 @@ export function securityHeaders(config: Config) {
 				'object-src': ["'none'"],
 				'base-uri': ["'self'"],
 				// Checkout without JavaScript is a form post answered by a redirect to Stripe's page.
-				'form-action': ["'self'", 'https://checkout.stripe.com'],
+				// Issue 10: the managed sign-in form is answered by a redirect to the provider.
+				'form-action': ["'self'", 'https://checkout.stripe.com', ...managedSignInOrigins(config)],
 				'frame-ancestors': ["'none'"],
 				'upgrade-insecure-requests': config.isProduction && config.appUrl.startsWith('https:') ? [] : null,
 			},

@@ -7,6 +7,10 @@ import { fields, formFailure, parseForm } from '../../security/form.server'
 import { limitSignInAccount } from '../../security/rate-limit/account.server'
 import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
+import { getConfig } from '../../config/env.server'
+import { managedSignInError } from '../../auth/sso-flow.server'
+import { managedSignInButton } from '../../auth/sso.server'
+import { ManagedSignIn } from '../../ui/managed-sign-in'
 
 export const meta = () => [{ title: 'Sign in' }]
 
@@ -16,7 +20,9 @@ export const SIGN_IN_FAILED = 'Invalid email or password.'
 export async function loader(args: Route.LoaderArgs) {
 	const redirectTo = new URL(args.request.url).searchParams.get('redirectTo')
 	await requireGuest(args, safeRedirect(redirectTo, '/account'))
-	return null
+	// Issue 10: the managed sign-in button (only when it is on) and what its round trip said.
+	const error = new URL(args.request.url).searchParams.get('error')
+	return { sso: managedSignInButton(getConfig()), ssoError: managedSignInError(error) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -40,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	throw redirect(safeRedirect(redirectTo, '/account'), { headers: result.headers })
 }
 
-export default function SignIn({ actionData }: Route.ComponentProps) {
+export default function SignIn({ actionData, loaderData }: Route.ComponentProps) {
 	const redirectTo = useSearchParams()[0].get('redirectTo') ?? ''
 	const pending = useNavigation().state === 'submitting'
 	const errors = actionData && !actionData.ok ? actionData : undefined
@@ -64,6 +70,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
 					{pending ? 'Signing in…' : 'Sign in'}
 				</button>
 			</Form>
+			<ManagedSignIn sso={loaderData?.sso ?? null} error={loaderData?.ssoError ?? null} redirectTo={redirectTo} />
 			<p>
 				New here? <Link to={withRedirect('/sign-up', redirectTo)}>Create an account</Link>
 			</p>

@@ -25,6 +25,7 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	'routes/store/not-found': page,
 	'routes/auth/sign-up': { read: 'general', write: 'authentication', form: true },
 	'routes/auth/sign-in': { read: 'general', write: 'authentication', form: true },
+	'routes/auth/sign-in-sso': { read: 'general', write: 'authentication' },
 	'routes/auth/sign-out': { read: 'general', write: 'authentication' },
 	'routes/account/account': page,
 	'routes/account/password': { read: 'general', write: 'authentication', form: true },
