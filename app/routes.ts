@@ -14,6 +14,7 @@ export default [
 	route('sign-out', 'routes/auth/sign-out.tsx'),
 	route('account', 'routes/account/account.tsx'),
 	route('account/password', 'routes/account/password.tsx'),
+	route('account/security', 'routes/account/security.tsx'),
 	route('account/orders', 'routes/account/orders.tsx'),
 	route('account/orders/:number', 'routes/account/order.tsx'),
 

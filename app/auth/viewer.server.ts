@@ -75,6 +75,7 @@ async function loadViewer({ request, guestId, setCookies }: RequestViewer): Prom
 			name: response.user.name,
 			role: roleOf(response.user.role),
 			guestId,
+			sessionId: response.session.id,
 		}
 	}
 	return { kind: 'guest', storeId, guestId }

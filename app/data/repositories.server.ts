@@ -12,6 +12,7 @@ import type { ObjectStorage } from '../uploads/storage/storage'
 import { uploadsRepository } from '../uploads/uploads.server'
 import { accountRepository } from './account.server'
 import { type Db, getDb } from './db.server'
+import { sessionsRepository } from './sessions.server'
 import { storeRepository } from './store.server'
 import { type AdminViewer, type UserViewer, type Viewer } from './viewer'
 
@@ -38,6 +39,7 @@ export function userRepositoriesFor(viewer: UserViewer, db: Db = getDb()) {
 		...repositoriesFor(viewer, db),
 		account: accountRepository(db, viewer),
 		myOrders: customerOrdersRepository(db, viewer),
+		sessions: sessionsRepository(db, viewer),
 	}
 }
 

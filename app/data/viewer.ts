@@ -19,6 +19,8 @@ export type UserViewer = {
 	name: string
 	/** This browser's verified guestId cookie (cart merge, proof for order claiming). */
 	guestId?: string
+	/** The session this request rode on (issue 10: /account/security marks it "this device"). */
+	sessionId?: string
 }
 
 export type AdminViewer = UserViewer & { role: 'admin' }

@@ -44,6 +44,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 			<p>
 				<Link to="/account/password">Change your password</Link>
 			</p>
+			<p>
+				<Link to="/account/security">Your sessions: see and sign out devices</Link>
+			</p>
 		</section>
 	)
 }

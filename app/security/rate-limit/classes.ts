@@ -29,6 +29,7 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	'routes/auth/sign-out': { read: 'general', write: 'authentication' },
 	'routes/account/account': page,
 	'routes/account/password': { read: 'general', write: 'authentication', form: true },
+	'routes/account/security': { read: 'general', write: 'authentication' },
 	'routes/account/orders': page,
 	'routes/account/order': page,
 	'routes/admin/layout': admin,
