@@ -127,6 +127,8 @@ async function benchRateLimits() {
 	const generous = { RATE_LIMIT_GENERAL: '999999/60' }
 	const rows = []
 	const page = async (label: string, server: Server) => {
+		// Same footing for every server: a warm-up run (JIT, connections) before the measured one.
+		await autocannon({ url: `${server.base}/products/canvas-tote`, connections, duration: 2 })
 		const row = await measure(`${label}`, { url: `${server.base}/products/canvas-tote` })
 		return { ...row, 'vs off': '' }
 	}

@@ -11,11 +11,16 @@ if (process.argv.includes('--help')) {
 	console.log(`Usage: npm run setup
 
 Installs dependencies, creates .env from .env.example with a freshly generated
-AUTH_SECRET (an existing .env is kept), builds the app, and runs \`npm run init\`.`)
+AUTH_SECRET (an existing .env is kept), builds the app, and runs \`npm run init\`
+(with --demo on the first set-up, when it wrote .env: six demo products to try the
+store with; archive them in Store Admin).`)
 	process.exit(0)
 }
 
-if (!existsSync('.env')) {
+// A first set-up on this machine (no .env yet) is someone trying the store: it gets the demo
+// products, so there is something to put in a cart. Later runs never add them again.
+const firstSetup = !existsSync('.env')
+if (firstSetup) {
 	const example = readFileSync('.env.example', 'utf8')
 	const secret = randomBytes(32).toString('base64')
 	writeFileSync('.env', example.replace(/^AUTH_SECRET=.*$/m, `AUTH_SECRET=${secret}`), {
@@ -25,7 +30,7 @@ if (!existsSync('.env')) {
 }
 
 execSync('npm run build', { stdio: 'inherit' })
-execSync('npm run init', { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
+execSync(firstSetup ? 'npm run init -- --demo' : 'npm run init', { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
 
 // Name the address `npm start` will really use: the same .env and environment it reads.
 process.loadEnvFile('.env')

@@ -12,8 +12,8 @@ if (process.argv.includes('--help')) {
 	console.log(`Usage: npm test [-- --skip-e2e]
 
 Runs typecheck, build, vitest and Playwright. Needs PostgreSQL on 127.0.0.1:5432
-(trust auth) and Chromium at /usr/bin/chromium (installed with apt-get when
-missing and running as root).`)
+(trust auth), Redis on 127.0.0.1:6379 (and the redis-server binary), and Chromium at
+/usr/bin/chromium (installed with apt-get when missing and running as root).`)
 	process.exit(0)
 }
 

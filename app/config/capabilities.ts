@@ -23,6 +23,9 @@ export const CAPABILITIES: readonly Capability[] = [
 	{ id: 'newsletter', title: 'Newsletter subscribe and unsubscribe', maturity: 'experimental', offered: true },
 	{ id: 'uploads', title: 'Uploads into Store-scoped storage', maturity: 'experimental', offered: true },
 	{ id: 'activity-log', title: 'Store Admin activity log', maturity: 'experimental', offered: true },
+	{ id: 'store-admin-commerce', title: 'Store Admin products, orders and connections', maturity: 'experimental', offered: true },
+	{ id: 'provider-events', title: 'Provider events (Stripe, Standard Webhooks) and the inbox', maturity: 'experimental', offered: true },
+	{ id: 'rate-limits', title: 'Rate limits (four route classes, memory or Redis)', maturity: 'experimental', offered: true },
 	{ id: 'guest-order-claiming', title: 'Claiming guest Orders on registration', maturity: 'experimental', offered: false },
 	{ id: 'managed-sign-in', title: 'Managed single sign-on for Store Admin', maturity: 'experimental', offered: false },
 ]

@@ -125,3 +125,10 @@ export function wholeNumber(label: string, min: number, max: number) {
 
 /** An id as the store issues them (cuid or UUID); anything else never reaches a query. */
 export const recordId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Unknown id')
+
+/** The `?page=` of a list: a whole number from 1 to 100,000, anything else is page 1. */
+export function pageParam(request: Request) {
+	const raw = new URL(request.url).searchParams.get('page') ?? '1'
+	const page = /^\d{1,6}$/.test(raw) ? Number(raw) : 1
+	return page >= 1 && page <= 100_000 ? page : 1
+}

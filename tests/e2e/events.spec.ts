@@ -10,6 +10,7 @@ test('a verified Stripe event pays the Order; the inbox shows it; replay changes
 	expect(customer.email).toContain('@')
 	await page.goto('/products/enamel-mug')
 	await page.getByRole('button', { name: 'Add to cart' }).click()
+	await expect(page).toHaveURL('/cart')
 	await page.goto('/checkout')
 	for (const [label, value] of [['Street address', '9 Pier'], ['City', 'Bay'], ['Postal code', '101'], ['Country code', 'NL']]) {
 		await page.getByLabel(label!).fill(value!)

@@ -55,6 +55,7 @@ test('an admin uploads an image, creates a product with it, and shoppers see bot
 test('an admin marks an offline order paid and the customer sees it paid (issue 8.2)', async ({ page, browser, customer }) => {
 	await page.goto('/products/canvas-tote')
 	await page.getByRole('button', { name: 'Add to cart' }).click()
+	await expect(page).toHaveURL('/cart')
 	await page.goto('/checkout')
 	for (const [label, value] of [['Street address', '3 Quay'], ['City', 'Harbour'], ['Postal code', '4040'], ['Country code', 'GB']]) {
 		await page.getByLabel(label!).fill(value!)

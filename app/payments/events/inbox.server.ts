@@ -83,13 +83,31 @@ function isUniqueViolation(error: unknown) {
  * unique per Connection, so a repeat (sequential or concurrent) fails the insert, applies
  * nothing, and is answered as a duplicate.
  */
+/**
+ * Event ids this process has recorded lately, per database: a provider's retry burst is
+ * answered without asking the database whether it saw the event. Only a shortcut: a miss
+ * falls through to the database, whose unique key stays the authority.
+ */
+const RECENT_LIMIT = 10_000
+const recentEvents = new WeakMap<Db, Set<string>>()
+
+function remember(db: Db, key: string) {
+	let recent = recentEvents.get(db)
+	if (!recent) recentEvents.set(db, (recent = new Set()))
+	if (recent.size >= RECENT_LIMIT) recent.delete(recent.values().next().value as string)
+	recent.add(key)
+}
+
 export async function ingestEvent(db: Db, connection: EventConnection, input: { eventId: string; payload: string; event: NormalizedEvent }) {
 	const eventId = input.eventId.slice(0, 200)
+	const recentKey = `${connection.id}:${eventId}`
 	const duplicate = async () => {
+		remember(db, recentKey)
 		await db.providerEvent.updateMany({ where: { connectionId: connection.id, providerEventId: eventId }, data: { duplicates: { increment: 1 } } })
 		return { duplicate: true, outcome: 'duplicate' as const, summary: 'Already received: nothing changed.', orderId: null }
 	}
 	// Most repeats are answered here, without a transaction; racing ones meet the unique key below.
+	if (recentEvents.get(db)?.has(recentKey)) return duplicate()
 	const seen = await db.providerEvent.findUnique({ where: { connectionId_providerEventId: { connectionId: connection.id, providerEventId: eventId } }, select: { id: true } })
 	if (seen) return duplicate()
 	try {
@@ -110,6 +128,9 @@ export async function ingestEvent(db: Db, connection: EventConnection, input: { 
 			const applied = await applyToOrder(tx, connection, input.event)
 			await tx.providerEvent.update({ where: { id: row.id }, data: applied })
 			return { duplicate: false, ...applied }
+		}).then((result) => {
+			remember(db, recentKey)
+			return result
 		})
 	} catch (error) {
 		if (!isUniqueViolation(error)) throw error

@@ -1,16 +1,15 @@
-import { Link } from 'react-router'
 import type { Route } from './+types/activity'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../data/repositories.server'
+import { pageParam } from '../../security/form.server'
+import { Pager } from '../../ui/pager'
 
 export const meta = () => [{ title: 'Activity · Store Admin' }]
 
 /** Issue 8.3: the append-only log of every Store Admin write, newest first. Read-only. */
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
-	const requested = Number(new URL(args.request.url).searchParams.get('page') ?? '1')
-	const page = Number.isInteger(requested) && requested >= 1 && requested <= 100_000 ? requested : 1
-	const result = await adminRepositoriesFor(admin).audit.page({ page })
+	const result = await adminRepositoriesFor(admin).audit.page({ page: pageParam(args.request) })
 	return { ...result, entries: result.entries.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() })) }
 }
 
@@ -46,13 +45,7 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
 					</tbody>
 				</table>
 			)}
-			<nav className="pager" aria-label="Pages">
-				{page > 1 ? <Link to={`?page=${page - 1}`}>Newer</Link> : null}
-				<span>
-					Page {page} of {pages} · {total} entries
-				</span>
-				{page < pages ? <Link to={`?page=${page + 1}`}>Older</Link> : null}
-			</nav>
+			<Pager page={page} pages={pages} summary={`${total} entries`} labels={['Newer', 'Older']} always />
 		</section>
 	)
 }

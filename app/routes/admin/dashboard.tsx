@@ -16,7 +16,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 			<h1>Overview</h1>
 			<p>
 				You are running <strong>{loaderData.storeName}</strong>.{' '}
-				<Link to="/admin/store">Edit the store profile</Link>.
+				<Link to="/admin/orders">Orders</Link> · <Link to="/admin/products">Products</Link> ·{' '}
+				<Link to="/admin/store">Store profile</Link>
 			</p>
 			<h2>Capabilities</h2>
 			<table className="capabilities">
@@ -31,8 +32,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 			</table>
 			<p className="hint">
 				Experimental capabilities may change without notice until the release notes mark
-				them Stable. Products, Orders and uploads arrive in later releases. There is no screen for adding
-				admins: keep the seeded admin's credentials safe and replace the published defaults.
+				them Stable. There is no screen for adding admins: keep the seeded admin's credentials
+				safe and replace the published defaults (<Link to="/account/password">change the password</Link>).
 			</p>
 		</section>
 	)

@@ -3,7 +3,8 @@ import { z } from 'zod'
 import type { Route } from './+types/events'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../data/repositories.server'
-import { parseForm, recordId } from '../../security/form.server'
+import { pageParam, parseForm, recordId } from '../../security/form.server'
+import { Pager } from '../../ui/pager'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { domainFailure } from '../store/failure.server'
 
@@ -11,8 +12,7 @@ export const meta = () => [{ title: 'Events · Store Admin' }]
 
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
-	const requested = Number(new URL(args.request.url).searchParams.get('page') ?? '1')
-	const result = await adminRepositoriesFor(admin).events.page({ page: Number.isInteger(requested) && requested >= 1 && requested <= 100_000 ? requested : 1 })
+	const result = await adminRepositoriesFor(admin).events.page({ page: pageParam(args.request) })
 	return {
 		...result,
 		events: result.events.map((e) => ({ ...e, occurredAt: e.occurredAt.toISOString(), receivedAt: e.receivedAt.toISOString() })),
@@ -116,13 +116,7 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 					</tbody>
 				</table>
 			)}
-			<nav className="pager" aria-label="Pages">
-				{page > 1 ? <Link to={`?page=${page - 1}`}>Newer</Link> : null}
-				<span>
-					Page {page} of {pages} · {total} events
-				</span>
-				{page < pages ? <Link to={`?page=${page + 1}`}>Older</Link> : null}
-			</nav>
+			<Pager page={page} pages={pages} summary={`${total} events`} labels={['Newer', 'Older']} always />
 		</section>
 	)
 }

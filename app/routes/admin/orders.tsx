@@ -3,7 +3,9 @@ import type { Route } from './+types/orders'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../data/repositories.server'
 import { isOrderStatus, ORDER_STATUSES } from '../../orders/status'
+import { pageParam } from '../../security/form.server'
 import { Price } from '../../ui/money-format'
+import { Pager } from '../../ui/pager'
 import { statusLabel } from '../../ui/order-details'
 
 export const meta = () => [{ title: 'Orders · Store Admin' }]
@@ -11,10 +13,9 @@ export const meta = () => [{ title: 'Orders · Store Admin' }]
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
 	const params = new URL(args.request.url).searchParams
-	const page = Number(params.get('page') ?? '1')
 	const status = params.get('status') ?? ''
 	const result = await adminRepositoriesFor(admin).adminOrders.page({
-		page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+		page: pageParam(args.request),
 		query: (params.get('q') ?? '').trim().slice(0, 120),
 		status: isOrderStatus(status) ? status : undefined,
 	})
@@ -24,7 +25,6 @@ export async function loader(args: Route.LoaderArgs) {
 export default function Orders({ loaderData }: Route.ComponentProps) {
 	const [params] = useSearchParams()
 	const { orders, page, pages, total } = loaderData
-	const link = (next: number) => `?${new URLSearchParams({ ...Object.fromEntries(params), page: String(next) })}`
 	return (
 		<section>
 			<h1>Orders</h1>
@@ -77,13 +77,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
 					</tbody>
 				</table>
 			)}
-			<nav className="pager" aria-label="Pages">
-				{page > 1 ? <Link to={link(page - 1)}>Newer</Link> : null}
-				<span>
-					Page {page} of {pages} · {total} orders
-				</span>
-				{page < pages ? <Link to={link(page + 1)}>Older</Link> : null}
-			</nav>
+			<Pager page={page} pages={pages} summary={`${total} orders`} labels={['Newer', 'Older']} always />
 		</section>
 	)
 }

@@ -3,17 +3,18 @@ import type { Route } from './+types/products'
 import { requireAdmin } from '../../auth/guards.server'
 import { PRODUCT_STATUSES, type ProductStatus } from '../../catalog/status'
 import { adminRepositoriesFor } from '../../data/repositories.server'
+import { pageParam } from '../../security/form.server'
 import { Price } from '../../ui/money-format'
+import { Pager } from '../../ui/pager'
 
 export const meta = () => [{ title: 'Products · Store Admin' }]
 
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
 	const params = new URL(args.request.url).searchParams
-	const page = Number(params.get('page') ?? '1')
 	const status = params.get('status') ?? ''
 	return adminRepositoriesFor(admin).products.page({
-		page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+		page: pageParam(args.request),
 		query: (params.get('q') ?? '').trim().slice(0, 80),
 		status: (PRODUCT_STATUSES as readonly string[]).includes(status) ? (status as ProductStatus) : undefined,
 	})
@@ -22,7 +23,6 @@ export async function loader(args: Route.LoaderArgs) {
 export default function Products({ loaderData }: Route.ComponentProps) {
 	const [params] = useSearchParams()
 	const { products, page, pages, total } = loaderData
-	const link = (next: number) => `?${new URLSearchParams({ ...Object.fromEntries(params), page: String(next) })}`
 	return (
 		<section>
 			<div className="toolbar">
@@ -80,13 +80,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
 					</tbody>
 				</table>
 			)}
-			<nav className="pager" aria-label="Pages">
-				{page > 1 ? <Link to={link(page - 1)}>Previous</Link> : null}
-				<span>
-					Page {page} of {pages} · {total} products
-				</span>
-				{page < pages ? <Link to={link(page + 1)}>Next</Link> : null}
-			</nav>
+			<Pager page={page} pages={pages} summary={`${total} products`} always />
 		</section>
 	)
 }

@@ -3,6 +3,8 @@ import type { Route } from './+types/home'
 import { getViewer } from '../../auth/guards.server'
 import { repositoriesFor } from '../../data/repositories.server'
 import type { loader as rootLoader } from '../../root'
+import { pageParam } from '../../security/form.server'
+import { Pager } from '../../ui/pager'
 import { ProductCard } from '../../ui/product-card'
 
 /** The tab shows the Store's own name (issue 5.11), from the root loader. */
@@ -11,14 +13,9 @@ export function meta({ matches }: { matches: ReadonlyArray<{ id: string; data?: 
 	return [{ title: root?.storeName ?? 'Store' }]
 }
 
-const pageOf = (request: Request) => {
-	const page = Number(new URL(request.url).searchParams.get('page') ?? '1')
-	return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1
-}
-
 export async function loader(args: Route.LoaderArgs) {
 	const viewer = await getViewer(args)
-	return repositoriesFor(viewer).catalog.page({ page: pageOf(args.request) })
+	return repositoriesFor(viewer).catalog.page({ page: pageParam(args.request) })
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -45,15 +42,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 					))}
 				</ul>
 			)}
-			{pages > 1 ? (
-				<nav className="pager" aria-label="Pages">
-					{page > 1 ? <Link to={`/?page=${page - 1}`}>Previous</Link> : null}
-					<span>
-						Page {page} of {pages}
-					</span>
-					{page < pages ? <Link to={`/?page=${page + 1}`}>Next</Link> : null}
-				</nav>
-			) : null}
+			<Pager page={page} pages={pages} />
 			{root?.viewer.signedIn ? null : (
 				<p className="hint">
 					Shop as a guest, or <Link to="/sign-up">create an account</Link> to see your orders later.
