@@ -27,7 +27,9 @@ export const CAPABILITIES: readonly Capability[] = [
 	{ id: 'provider-events', title: 'Provider events (Stripe, Standard Webhooks) and the inbox', maturity: 'experimental', offered: true },
 	{ id: 'rate-limits', title: 'Rate limits (four route classes, memory or Redis)', maturity: 'experimental', offered: true },
 	{ id: 'guest-order-claiming', title: 'Claiming guest Orders on registration', maturity: 'experimental', offered: false },
-	{ id: 'managed-sign-in', title: 'Managed single sign-on for Store Admin', maturity: 'experimental', offered: false },
+	// Offered when both SVC_ADMIN_OAUTH_CLIENT_* values are set (app/auth/sso.server.ts).
+	{ id: 'managed-sign-in', title: 'Managed single sign-on for Store Admin (when configured)', maturity: 'experimental', offered: true },
+	{ id: 'account-sessions', title: 'Your sessions at /account/security', maturity: 'experimental', offered: true },
 ]
 
 /** Whether a behaviour may run: offered, and Stable when the spec demands it be proven first. */
