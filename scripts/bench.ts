@@ -3,28 +3,34 @@
  * database (or DATABASE_URL=postgresql://… for a database you created). Prints
  * figures; asserts nothing — speed goals live here, never in timed unit tests.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { createDb } from '../app/data/db.server'
-import { cookieHeader, freePort } from '../tests/helpers/http'
+import { cookieHeader } from '../tests/helpers/http'
+import { benchBudget, buildBaseline } from './bench/budget'
 import { benchEvents } from './bench/events'
+import { benchAdmin as admin, measure as measureRow, postForm, type Server, startStore as startServer } from './bench/servers'
 import { benchUploads } from './bench/uploads'
 
 if (process.argv.includes('--help')) {
-	console.log(`Usage: npm run bench [-- --seconds N --connections N]
+	console.log(`Usage: npm run bench [-- --seconds N --connections N --rounds N --load-seconds N --budget | --features --no-build]
 
-Starts the production build (run \`npm run build\` first) on a free port with a
-fresh SQLite database, then measures: the home page as a guest, /account and
-/admin as signed-in users, a direct admin data request, and email sign-in
-(scrypt); storefront rows (product page, a cart of three, a checkout submit);
-then uploads of a 2 MB PNG on disk and on a local S3 stand-in (s3rver),
-and the server's peak memory while a customer sends a 200 MB upload body; then
-provider-event ingest on SQLite and PostgreSQL with 10x duplicate deliveries.
-Prints requests/s, latency percentiles and the server's memory.`)
+Builds the store and a bare React Router app (scripts/bench/baseline), then:
+- features (skip with --budget): the built server on a fresh SQLite database: the home
+  page as a guest, /account and /admin as signed-in users, a direct admin data request,
+  email sign-in (scrypt); storefront rows (product page, a cart of three, a checkout
+  submit); uploads of a 2 MB PNG on disk and on a local S3 stand-in (s3rver) and the
+  server's peak memory while a customer sends a 200 MB upload body; the rate limiter off,
+  in memory and on Redis; provider-event ingest on SQLite and PostgreSQL.
+- the performance budget (issue 11; skip with --features): the store beside the baseline,
+  interleaved rounds, sign-in against raw scrypt, latency during a sign-in storm, peak
+  memory over 60 s of pages at 50 connections and a storm. Ends with the line
+  "bench: page/baseline=… product/baseline=… signin/scrypt=… storm_healthz_p99_ms=… rss_peak_mb=…".
+Prints figures; asserts nothing.`)
 	process.exit(0)
 }
 
@@ -34,92 +40,70 @@ const arg = (name: string, fallback: number) => {
 }
 const seconds = arg('seconds', 5)
 const connections = arg('connections', 10)
+const budgetOnly = process.argv.includes('--budget')
+const featuresOnly = process.argv.includes('--features')
 
-const admin = { email: 'bench-admin@example.com', password: randomBytes(12).toString('hex') }
-
-type Server = { base: string; databaseUrl: string; stop: () => Promise<void>; rssMb: () => number }
-
-/** The production build on a free port with a fresh SQLite database (and `env` on top). */
-async function startServer(env: Record<string, string> = {}): Promise<Server> {
-	const port = await freePort()
-	const base = `http://127.0.0.1:${port}`
-	const dir = mkdtempSync(join(tmpdir(), 'store-bench-'))
-	const databaseUrl = process.env.DATABASE_URL ?? `file:${join(dir, 'store.db')}`
-	const child = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
-		stdio: ['ignore', 'ignore', 'inherit'],
-		env: {
-			...process.env,
-			NODE_ENV: 'production',
-			HOST: '127.0.0.1',
-			PORT: String(port),
-			AUTH_URL: base,
-			APP_URL: base,
-			AUTH_SECRET: randomBytes(32).toString('base64'),
-			DATABASE_URL: databaseUrl,
-			ADMIN_EMAIL: admin.email,
-			ADMIN_PASSWORD: admin.password,
-			UPLOAD_DIR: join(dir, 'uploads'),
-			...env,
-		},
-	})
-	const stop = async () => {
-		const exited = new Promise((resolve) => child.once('exit', resolve))
-		child.kill('SIGTERM')
-		await exited
-		rmSync(dir, { recursive: true, force: true })
-	}
-	try {
-		await waitForHealth(base)
-	} catch (error) {
-		await stop()
-		throw error
-	}
-	return { base, databaseUrl, stop, rssMb: () => serverRssMb(child.pid) }
+if (!process.argv.includes('--no-build')) {
+	console.log('building the store and the baseline app…')
+	if (spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) process.exit(1)
+	buildBaseline()
 }
 
-// The rows below measure the store, not the limiter: limits off here; compared separately.
-const main = await startServer({ RATE_LIMITS: 'off' })
-const base = main.base
+if (!budgetOnly) await benchFeatures()
+if (!featuresOnly) {
+	const { line } = await benchBudget({ seconds, connections, rounds: arg('rounds', 3), loadSeconds: arg('load-seconds', 60) })
+	console.log(`
+${line.startsWith('bench:') ? line : `bench: ${line}`}`)
+}
 
-try {
-	const customer = await signUp()
-	const adminCookie = await signIn(admin.email, admin.password)
+let main: Server
+let base = ''
 
-	const shop = await prepareShopper()
-	const rows = [
-		await measure('GET /no-such-page (404, in-app reference)', { url: `${base}/no-such-page`, headers: { cookie: shop.guestCookie } }),
-		await measure('GET / (guest)', { url: `${base}/`, headers: { cookie: shop.guestCookie } }),
-		await measure('GET /products/:slug (guest)', { url: `${base}/products/canvas-tote`, headers: { cookie: shop.guestCookie } }),
-		await measure('GET /cart (guest, 3 lines)', { url: `${base}/cart`, headers: { cookie: shop.cartCookie } }),
-		await measureCheckout(shop),
-		await measure('GET /account (customer)', { url: `${base}/account`, headers: { cookie: customer.cookie } }),
-		await measure('GET /admin/store (admin)', { url: `${base}/admin/store`, headers: { cookie: adminCookie } }),
-		await measure('GET /admin/store.data (admin)', { url: `${base}/admin/store.data`, headers: { cookie: adminCookie } }),
-		await measure('GET /admin (anonymous → 302)', { url: `${base}/admin` }),
-		await measure('POST /sign-in (scrypt)', {
-			url: `${base}/sign-in`,
-			method: 'POST',
-			headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
-			body: new URLSearchParams({ email: customer.email, password: customer.password }).toString(),
-		}),
-	]
-	console.log(`\n${seconds}s per row, ${connections} connections, ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'fresh SQLite'}\n`)
-	console.table(rows)
-	console.log(`server memory after the run: ${main.rssMb()} MiB RSS`)
+async function benchFeatures() {
+	// The rows below measure the store, not the limiter: limits off here; compared separately.
+	main = await startServer({ RATE_LIMITS: 'off' })
+	base = main.base
 
-	const uploadRows = await benchUploads(
-		{ label: 'disk', base, adminCookie, customerCookie: customer.cookie, rssMb: main.rssMb },
-		{ seconds, connections },
-	)
-	uploadRows.push(...(await benchS3Uploads()))
-	console.log('\nuploads (peak = server RSS sampled every 20 ms during the row)\n')
-	console.table(uploadRows)
-	console.log('\nrate limits on a General page (GET /products/canvas-tote): off, in memory, Redis\n')
-	console.table(await benchRateLimits())
-	console.log('\nprovider event ingest (each event delivered 10 times, shuffled, 10 at a time)\n')
-	console.table(await benchEvents())
-} finally {
-	await main.stop()
+	try {
+		const customer = await signUp()
+		const adminCookie = await signIn(admin.email, admin.password)
+
+		const shop = await prepareShopper()
+		const rows = [
+			await measure('GET /no-such-page (404, in-app reference)', { url: `${base}/no-such-page`, headers: { cookie: shop.guestCookie } }),
+			await measure('GET / (guest)', { url: `${base}/`, headers: { cookie: shop.guestCookie } }),
+			await measure('GET /products/:slug (guest)', { url: `${base}/products/canvas-tote`, headers: { cookie: shop.guestCookie } }),
+			await measure('GET /cart (guest, 3 lines)', { url: `${base}/cart`, headers: { cookie: shop.cartCookie } }),
+			await measureCheckout(shop),
+			await measure('GET /account (customer)', { url: `${base}/account`, headers: { cookie: customer.cookie } }),
+			await measure('GET /admin/store (admin)', { url: `${base}/admin/store`, headers: { cookie: adminCookie } }),
+			await measure('GET /admin/store.data (admin)', { url: `${base}/admin/store.data`, headers: { cookie: adminCookie } }),
+			await measure('GET /admin (anonymous → 302)', { url: `${base}/admin` }),
+			await measure('POST /sign-in (scrypt)', {
+				url: `${base}/sign-in`,
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+				body: new URLSearchParams({ email: customer.email, password: customer.password }).toString(),
+			}),
+		]
+		console.log(`\n${seconds}s per row, ${connections} connections, ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'fresh SQLite'}\n`)
+		console.table(rows)
+		console.log(`server memory after the run: ${main.rssMb()} MiB RSS`)
+
+		const uploadRows = await benchUploads(
+			{ label: 'disk', base, adminCookie, customerCookie: customer.cookie, rssMb: main.rssMb },
+			{ seconds, connections },
+		)
+		uploadRows.push(...(await benchS3Uploads()))
+		console.log('\nuploads (peak = server RSS sampled every 20 ms during the row)\n')
+		console.table(uploadRows)
+		console.log('\nrate limits on a General page (GET /products/canvas-tote): off, in memory, Redis\n')
+		console.table(await benchRateLimits())
+		console.log('\nprovider event ingest (each event delivered 10 times, shuffled, 10 at a time)\n')
+		console.table(await benchEvents())
+	} finally {
+		await main.stop()
+	}
 }
 
 /** The product page with limits off (the main server), in memory, and on the local Redis. */
@@ -254,37 +238,8 @@ async function measureCheckout(shop: { notebook: string }) {
 	return { ...row, route: `${row.route}: ${placed} placed` }
 }
 
-async function measure(title: string, options: autocannon.Options) {
-	const result = await autocannon({ connections, duration: seconds, ...options })
-	const ok = result['2xx'] + result['3xx']
-	return {
-		route: title,
-		'req/s': Math.round(result.requests.average),
-		'p50 ms': result.latency.p50,
-		'p99 ms': result.latency.p99,
-		'ok %': Math.round((ok / Math.max(1, ok + result['4xx'] + result['5xx'] + result.errors)) * 1000) / 10,
-	}
-}
-
-async function waitForHealth(base: string) {
-	for (let i = 0; i < 120; i++) {
-		const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false)
-		if (ok) return
-		await new Promise((resolve) => setTimeout(resolve, 500))
-	}
-	throw new Error('the server did not become healthy within 60 s')
-}
-
-/** Posts a form as the browser would and returns the session cookies of its redirect. */
-async function postForm(base: string, path: string, fields: Record<string, string>) {
-	const response = await fetch(`${base}${path}`, {
-		method: 'POST',
-		redirect: 'manual',
-		headers: { origin: base },
-		body: new URLSearchParams(fields),
-	})
-	if (response.status !== 302) throw new Error(`${path} answered ${response.status}`)
-	return cookieHeader(response.headers)
+function measure(title: string, options: autocannon.Options) {
+	return measureRow(title, { connections, duration: seconds, ...options })
 }
 
 async function signUp() {
@@ -294,16 +249,4 @@ async function signUp() {
 
 function signIn(email: string, password: string) {
 	return postForm(base, '/sign-in', { email, password })
-}
-
-/** Memory of the node process serving requests (the start script's child). */
-function serverRssMb(starter: number | undefined): number {
-	try {
-		const children = readFileSync(`/proc/${starter}/task/${starter}/children`, 'utf8').trim().split(/\s+/)
-		const status = readFileSync(`/proc/${children.at(-1)}/status`, 'utf8')
-		const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
-		return Math.round(kb / 1024)
-	} catch {
-		return Number.NaN
-	}
 }

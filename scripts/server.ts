@@ -9,6 +9,7 @@ import { createRequestHandler } from '@react-router/express'
 import compression from 'compression'
 import express from 'express'
 import onHeaders from 'on-headers'
+import sirv from 'sirv'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
 import {
 	nonceContext,
@@ -46,8 +47,16 @@ if (config.isProduction && !config.publicUrlConfigured) {
 // scripts/server.ts (dev, via tsx) and build/server.js (production) both sit one level below the root.
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-// index: false — `/` is a page, not a directory to look for index.html in on every request.
-const files = { index: false, redirect: false } as const
+/**
+ * Static files from a list made once at start (sirv): a page request is one map lookup and
+ * never touches the disk (issue 11; express.static stat()ed every page URL and built a 404
+ * error object for it). GET and HEAD only; other methods go on to the routes.
+ */
+function staticFiles(dir: string, options: { maxAge: number; immutable?: boolean }) {
+	const serve = sirv(dir, { dev: false, etag: true, extensions: [], ...options })
+	return (req: express.Request, res: express.Response, next: express.NextFunction) =>
+		req.method === 'GET' || req.method === 'HEAD' ? serve(req, res, next) : next()
+}
 
 const app = express()
 app.disable('x-powered-by')
@@ -65,8 +74,9 @@ if (config.isProduction) {
 		console.error('[store] No build found: run `npm run build` first.')
 		process.exit(1)
 	}
-	app.use('/assets', express.static(join(root, 'build/client/assets'), { ...files, immutable: true, maxAge: '1y' }))
-	app.use(express.static(join(root, 'build/client'), { ...files, maxAge: '1h' }))
+	app.use('/assets', staticFiles(join(root, 'build/client/assets'), { immutable: true, maxAge: 31_536_000 }))
+	// The build holds public/ too (Vite copies it), so one list serves both.
+	app.use(staticFiles(join(root, 'build/client'), { maxAge: 3600 }))
 	build = (await import(pathToFileURL(buildPath).href)) as ServerBuild
 } else {
 	const vite = await import('vite').then(({ createServer }) =>
@@ -77,7 +87,6 @@ if (config.isProduction) {
 		vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
 }
 
-app.use(express.static(join(root, 'public'), { ...files, maxAge: '1h' }))
 app.use(rejectCrossSiteWrites(config))
 // Pages and data depend on the session: no shared cache may keep them, unless the
 // route said otherwise (a product image): the default is set only where none was.

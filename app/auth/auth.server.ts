@@ -8,6 +8,7 @@ import { CLIENT_IP_HEADER } from '../security/http.server'
 import { mergeGuestCart } from '../cart/cart.server'
 import { claimGuestOrders } from '../orders/claim.server'
 import { accountRules } from './account-rules.server'
+import { hashPassword, verifyPassword } from './password-hashing.server'
 import { guestIdFromCookieHeader } from './guest-cookie.server'
 import { ssoPlugins } from './sso.server'
 import { workloadCredentialRule } from './workload-credential.server'
@@ -22,7 +23,8 @@ const adminPlugin = () => admin({ defaultRole: 'user', adminRoles: ['admin'] })
 export const ADMIN_HTTP_PATHS = Object.values(adminPlugin().endpoints).map((endpoint) => endpoint.path)
 
 /**
- * better-auth owns sessions, cookies and password hashing (scrypt, its own).
+ * better-auth owns sessions, cookies and password checks; its scrypt runs in a worker
+ * pool (password-hashing.server.ts) with the same parameters and stored format.
  * Spec 5.3: email and password on for Customers and admins. Spec 5.4: no
  * password-reset or verification callbacks are registered. Spec 5.5: no social
  * providers are configured, whatever credentials the environment holds.
@@ -44,6 +46,8 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 			autoSignIn: true,
 			minPasswordLength: 8,
 			maxPasswordLength: 128,
+			// better-auth's scrypt and format, off libuv's shared pool (issue 11.4).
+			password: { hash: hashPassword, verify: verifyPassword },
 		},
 		user: {
 			// input: false — a caller can never set these at sign-up or profile update.

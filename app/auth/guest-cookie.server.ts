@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import { createCookie } from 'react-router'
 import { getConfig } from '../config/env.server'
 
@@ -6,9 +6,13 @@ import { getConfig } from '../config/env.server'
  * Spec 1: Guest Carts are tracked by a `guestId` cookie set on first visit.
  * Signed with AUTH_SECRET: a forged or altered value fails verification and is replaced.
  */
+let cached: { secret: string; cookie: ReturnType<typeof createCookie> } | undefined
+
+/** Built once per secret (issue 11: it was rebuilt on every request). */
 function guestCookie() {
 	const config = getConfig()
-	return createCookie('guestId', {
+	if (cached?.secret === config.authSecret) return cached.cookie
+	const cookie = createCookie('guestId', {
 		secrets: [config.authSecret],
 		httpOnly: true,
 		sameSite: 'lax',
@@ -16,6 +20,8 @@ function guestCookie() {
 		path: '/',
 		maxAge: 60 * 60 * 24 * 365,
 	})
+	cached = { secret: config.authSecret, cookie }
+	return cookie
 }
 
 const GUEST_ID = /^[0-9a-f-]{36}$/
@@ -25,11 +31,38 @@ export function readGuestId(request: Request): Promise<string | null> {
 	return guestIdFromCookieHeader(request.headers.get('cookie'))
 }
 
-/** The same, from a raw Cookie header (better-auth hooks see headers, not a Request). */
+const GUEST_COOKIE = /(?:^|;)\s*guestId=([^;]*)/
+
+/**
+ * The same, from a raw Cookie header (better-auth hooks see headers, not a Request).
+ *
+ * Reads what `guestCookie().serialize` writes — React Router's signed cookie format,
+ * `base64(JSON) + "." + base64(HMAC-SHA256(secret, that))` without padding, URI-encoded —
+ * with node:crypto in one synchronous step (issue 11: React Router's own parse goes through
+ * WebCrypto, importing the key and verifying asynchronously on every page view). A value
+ * that is not exactly a signed guest id is no guest id.
+ */
 export async function guestIdFromCookieHeader(cookieHeader: string | null | undefined): Promise<string | null> {
-	if (!cookieHeader) return null
-	const value: unknown = await guestCookie().parse(cookieHeader)
-	return typeof value === 'string' && GUEST_ID.test(value) ? value : null
+	const raw = cookieHeader ? GUEST_COOKIE.exec(cookieHeader)?.[1] : undefined
+	if (!raw) return null
+	let signed: string
+	try {
+		signed = decodeURIComponent(raw.trim())
+	} catch {
+		return null
+	}
+	const dot = signed.lastIndexOf('.')
+	if (dot <= 0) return null
+	const data = signed.slice(0, dot)
+	const mac = Buffer.from(signed.slice(dot + 1))
+	const expected = Buffer.from(createHmac('sha256', getConfig().authSecret).update(data).digest('base64').replace(/=+$/, ''))
+	if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return null
+	try {
+		const value: unknown = JSON.parse(Buffer.from(data, 'base64').toString('utf8'))
+		return typeof value === 'string' && GUEST_ID.test(value) ? value : null
+	} catch {
+		return null
+	}
 }
 
 export async function issueGuestId() {

@@ -57,8 +57,20 @@ export function viewerFrom(context: Readonly<RouterContextProvider>): Promise<Vi
 	return state.viewer
 }
 
+/**
+ * better-auth's session cookie (`better-auth.session_token`, `__Secure-` prefixed on https).
+ * Without one there is no session to look up: a guest, and better-auth is not asked.
+ */
+const SESSION_COOKIE = /(?:^|;)\s*(?:__Secure-)?better-auth\.session_token=/
+
+export function hasSessionCookie(cookieHeader: string | null): boolean {
+	return cookieHeader !== null && SESSION_COOKIE.test(cookieHeader)
+}
+
 async function loadViewer({ request, guestId, setCookies }: RequestViewer): Promise<Viewer> {
 	const storeId = await runtimeStoreId(getDb())
+	// Issue 11: most page views are guests'; they skip the session machinery entirely.
+	if (!hasSessionCookie(request.headers.get('cookie'))) return { kind: 'guest', storeId, guestId }
 	const { headers, response } = await getAuth().api.getSession({
 		headers: request.headers,
 		returnHeaders: true,

@@ -1,4 +1,5 @@
 import type { Db } from '../data/db.server'
+import { sharedCache } from '../data/shared-cache.server'
 import type { Viewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 
@@ -11,6 +12,19 @@ type Owner = { userId: string } | { guestId: string }
 /** A Customer's cart is theirs; a Guest's belongs to the signed guestId cookie (spec 1, 2). */
 export function cartOwner(viewer: Viewer): Owner {
 	return viewer.kind === 'user' ? { userId: viewer.userId } : { guestId: viewer.guestId }
+}
+
+/**
+ * Issue 11: the header's item count is on every page; kept in memory per cart owner
+ * (shared-cache.server.ts) and forgotten by every write to that owner's cart.
+ */
+const itemCounts = sharedCache<number>({ topic: 'cart-count', ttlMs: 30_000, max: 10_000 })
+const countKey = (storeId: string, owner: Owner) =>
+	'userId' in owner ? `${storeId}\u0000user\u0000${owner.userId}` : `${storeId}\u0000guest\u0000${owner.guestId}`
+
+/** After a committed write to the viewer's cart (checkout empties it). */
+export function forgetCartCount(viewer: Viewer) {
+	itemCounts.forget(countKey(viewer.storeId, cartOwner(viewer)))
 }
 
 const lineFields = {
@@ -81,9 +95,11 @@ export function cartRepository(db: Db, viewer: Viewer) {
 			return { lines, subtotalMinor, itemCount: lines.reduce((sum, line) => sum + line.quantity, 0) }
 		},
 
-		async itemCount() {
-			const result = await db.cartLine.aggregate({ where: { cart: cartWhere }, _sum: { quantity: true } })
-			return result._sum.quantity ?? 0
+		itemCount() {
+			return itemCounts.get(countKey(viewer.storeId, owner), async () => {
+				const result = await db.cartLine.aggregate({ where: { cart: cartWhere }, _sum: { quantity: true } })
+				return result._sum.quantity ?? 0
+			})
 		},
 
 		async add(productId: string, quantity: number) {
@@ -97,6 +113,7 @@ export function cartRepository(db: Db, viewer: Viewer) {
 			checkQuantity(total, product.stock, product.title)
 			if (existing) await db.cartLine.update({ where: { id: existing.id }, data: { quantity: total } })
 			else await db.cartLine.create({ data: { cartId: cart.id, productId, quantity } })
+			forgetCartCount(viewer)
 			return { title: product.title }
 		},
 
@@ -105,11 +122,13 @@ export function cartRepository(db: Db, viewer: Viewer) {
 			if (line.product.status !== 'active') throw notFound('That product')
 			checkQuantity(quantity, line.product.stock, line.product.title)
 			await db.cartLine.update({ where: { id: line.id }, data: { quantity } })
+			forgetCartCount(viewer)
 		},
 
 		async remove(lineId: string) {
 			const line = await ownLine(lineId)
 			await db.cartLine.delete({ where: { id: line.id } })
+			forgetCartCount(viewer)
 		},
 	}
 }
@@ -145,4 +164,6 @@ export async function mergeGuestCart({ db, storeId, guestId, userId }: { db: Db;
 		}
 		await tx.cart.delete({ where: { id: guestCart.id } })
 	})
+	itemCounts.forget(countKey(storeId, { guestId }))
+	itemCounts.forget(countKey(storeId, { userId }))
 }

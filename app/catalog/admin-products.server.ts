@@ -2,7 +2,7 @@ import { auditEntry } from '../audit/audit.server'
 import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
-import type { ProductStatus } from './catalog.server'
+import { forgetCatalog, type ProductStatus } from './catalog.server'
 
 export type ProductInput = {
 	title: string
@@ -70,11 +70,13 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 		async create(input: ProductInput) {
 			await checkImage(input.imageKey)
 			try {
-				return await db.$transaction(async (tx) => {
+				const created = await db.$transaction(async (tx) => {
 					const product = await tx.product.create({ data: { ...input, storeId }, select: { id: true } })
 					await auditEntry(tx, admin, { action: 'product.create', targetType: 'product', targetId: product.id, detail: { slug: input.slug, title: input.title } })
 					return product
 				})
+				forgetCatalog()
+				return created
 			} catch (error) {
 				if (isUniqueViolation(error)) throw new DomainError(409, 'Another product already uses this slug.', 'slug')
 				throw error
@@ -89,6 +91,7 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 					await tx.product.update({ where: { id: before.id }, data: input })
 					await auditEntry(tx, admin, { action: 'product.update', targetType: 'product', targetId: id, detail: changes(before, input) })
 				})
+				forgetCatalog()
 			} catch (error) {
 				if (isUniqueViolation(error)) throw new DomainError(409, 'Another product already uses this slug.', 'slug')
 				throw error
@@ -101,6 +104,7 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 				await tx.product.update({ where: { id: before.id }, data: { status } })
 				await auditEntry(tx, admin, { action: `product.${status === 'active' ? 'publish' : status === 'draft' ? 'unpublish' : 'archive'}`, targetType: 'product', targetId: id, detail: { from: before.status, to: status } })
 			})
+			forgetCatalog()
 		},
 
 		/** Deleting is for mistakes: a product any Order references is archived instead (409). */
@@ -112,6 +116,7 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 				await tx.product.delete({ where: { id: product.id } })
 				await auditEntry(tx, admin, { action: 'product.delete', targetType: 'product', targetId: id, detail: { slug: product.slug } })
 			})
+			forgetCatalog()
 		},
 
 		/** This Store's uploaded images, for the image picker. */

@@ -1,4 +1,5 @@
 import type { Db } from '../data/db.server'
+import { forgetCatalog } from './catalog.server'
 
 /**
  * `npm run init -- --demo`: a handful of Products so a new store has something to sell.
@@ -21,5 +22,6 @@ export async function seedDemoProducts(db: Db, storeId: string) {
 		await db.product.create({ data: { ...product, storeId, status: 'active' } })
 		created++
 	}
+	if (created > 0) forgetCatalog()
 	return created
 }

@@ -1,22 +1,21 @@
 import { auditEntry } from '../audit/audit.server'
 import type { Db } from './db.server'
+import { cachedStoreProfile, forgetStoreProfile } from './store-profile.server'
 import { type Viewer, isAdmin } from './viewer'
 
 /** The Store's public profile. Scope is the viewer's Store; callers cannot name another. */
 export function storeRepository(db: Db, viewer: Viewer) {
 	return {
+		/** On every page: served from memory (store-profile.server.ts), fresh after an edit. */
 		profile() {
-			return db.store.findUniqueOrThrow({
-				where: { id: viewer.storeId },
-				select: { name: true, currency: true, locale: true },
-			})
+			return cachedStoreProfile(db, viewer.storeId)
 		},
 
 		updateProfile(input: { name: string }) {
 			// Routes check this with requireAdmin; the repository refuses on its own too.
 			if (!isAdmin(viewer)) throw new Error('Only a Store Admin may edit the store profile')
 			const admin = viewer
-			return db.$transaction(async (tx) => {
+			const saved = db.$transaction(async (tx) => {
 				const store = await tx.store.update({
 					where: { id: admin.storeId },
 					data: { name: input.name },
@@ -28,6 +27,11 @@ export function storeRepository(db: Db, viewer: Viewer) {
 					targetId: admin.storeId,
 					detail: { name: input.name },
 				})
+				return store
+			})
+			// Once committed, every page (in every process sharing Redis) shows the new profile.
+			return saved.then((store) => {
+				forgetStoreProfile(admin.storeId)
 				return store
 			})
 		},

@@ -1,4 +1,5 @@
 import { auditEntry } from '../audit/audit.server'
+import { forgetCatalog } from '../catalog/catalog.server'
 import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
@@ -95,6 +96,8 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 					detail: { number, from: order.status, ...(action === 'refund' ? { amountMinor: refundMinor ?? order.totalMinor - order.refundedMinor } : {}) },
 				})
 			})
+			// A cancel returned stock: shoppers see it at once.
+			if (action === 'cancel') forgetCatalog()
 		},
 	}
 }

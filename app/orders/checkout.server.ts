@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { cartOwner } from '../cart/cart.server'
+import { cartOwner, forgetCartCount } from '../cart/cart.server'
+import { forgetCatalog } from '../catalog/catalog.server'
 import type { Db } from '../data/db.server'
 import type { Viewer } from '../data/viewer'
 import { DomainError } from '../errors.server'
@@ -155,6 +156,9 @@ export async function placeOrder({
 				await tx.cartLine.deleteMany({ where: { cartId: cart.id } })
 				return { id, number, storeId, email: details.email, currency: store.currency, totalMinor: subtotalMinor, status: 'awaiting_payment', providerRef: null, connection, lines }
 			})
+			// Stock moved and the cart is empty: what pages show of both is read again.
+			forgetCatalog()
+			forgetCartCount(viewer)
 			return { order: withToken(order), replayed: false }
 		} catch (error) {
 			// A double submit that lost the race finds the winner's Order (its cart is empty by now).

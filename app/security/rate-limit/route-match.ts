@@ -1,5 +1,7 @@
 import { matchRoutes, type RouteObject } from 'react-router'
 
+const CACHE_SIZE = 2_000
+
 type ManifestRoute = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean }
 
 /**
@@ -20,10 +22,18 @@ export function routeMatcher(manifest: Record<string, ManifestRoute | undefined>
 				: { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: build(route.id) },
 		)
 	const routes = build(undefined)
+	// React Router flattens and ranks the whole route tree on every match; the answer for a
+	// path never changes, so recent ones are remembered (issue 11), at most CACHE_SIZE of them.
+	const cache = new Map<string, string | undefined>()
 	return (pathname: string): string | undefined => {
+		if (cache.has(pathname)) return cache.get(pathname)
 		let path = pathname
 		if (path === '/_root.data') path = '/'
 		else if (path.endsWith('.data')) path = path.slice(0, -'.data'.length) || '/'
-		return matchRoutes(routes, path)?.at(-1)?.route.id
+		const id = matchRoutes(routes, path)?.at(-1)?.route.id
+		if (pathname.length > 256) return id
+		if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string)
+		cache.set(pathname, id)
+		return id
 	}
 }

@@ -1,0 +1,98 @@
+import IORedis from 'ioredis'
+
+/**
+ * Issue 11: "forget this" messages between the store's processes, over Redis pub/sub when
+ * REDIS_URL is set. A cache asks `canCache()` before keeping anything: true without Redis
+ * (one process, nobody to hear from), and with Redis only while the subscription is live —
+ * a message missed during an outage could leave a stale entry, so while the subscription is
+ * down nothing is cached, and every cache is emptied when it comes back.
+ */
+export type InvalidationBus = {
+	publish(topic: string, key: string): void
+	subscribe(topic: string, forget: (key: string) => void): void
+	canCache(): boolean
+	close(): Promise<void>
+}
+
+const CHANNEL = 'store:invalidate'
+
+export function localBus(): InvalidationBus {
+	const listeners = new Map<string, Array<(key: string) => void>>()
+	return {
+		publish(topic, key) {
+			for (const forget of listeners.get(topic) ?? []) forget(key)
+		},
+		subscribe(topic, forget) {
+			listeners.set(topic, [...(listeners.get(topic) ?? []), forget])
+		},
+		canCache: () => true,
+		close: async () => {},
+	}
+}
+
+export function redisBus(url: string, log: (message: string) => void = console.warn): InvalidationBus {
+	const local = localBus()
+	const options = { enableOfflineQueue: true, maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy: (times: number) => Math.min(times * 200, 2_000) }
+	const publisher = new IORedis(url, { ...options, enableOfflineQueue: false })
+	const subscriber = new IORedis(url, options)
+	let live = false
+	let everLive = false
+	const forgetEverything = () => {
+		for (const topic of topics) local.publish(topic, ALL)
+	}
+	const topics = new Set<string>()
+	publisher.on('error', () => undefined)
+	subscriber.on('error', () => undefined)
+	subscriber.on('ready', () => {
+		subscriber.subscribe(CHANNEL).then(
+			() => {
+				// Whatever was published while this process was not listening is unknown: start clean.
+				forgetEverything()
+				live = true
+				if (everLive) log('[cache] Redis is back: shared cache invalidation restored.')
+				everLive = true
+			},
+			() => undefined,
+		)
+	})
+	subscriber.on('close', () => {
+		if (live) log('[cache] Redis unavailable: caches are bypassed until it is back.')
+		live = false
+	})
+	subscriber.on('message', (_channel: string, message: string) => {
+		const [topic, key] = splitMessage(message)
+		if (topic) local.publish(topic, key)
+	})
+	return {
+		publish(topic, key) {
+			local.publish(topic, key)
+			publisher.publish(CHANNEL, `${topic}\u0000${key}`).catch(() => undefined)
+		},
+		subscribe(topic, forget) {
+			topics.add(topic)
+			local.subscribe(topic, forget)
+		},
+		canCache: () => live,
+		async close() {
+			live = false
+			subscriber.disconnect()
+			publisher.disconnect()
+		},
+	}
+}
+
+/** The key that means "every entry of the topic". */
+export const ALL = '\u0000all'
+
+function splitMessage(message: string): [string | undefined, string] {
+	const at = message.indexOf('\u0000')
+	return at > 0 ? [message.slice(0, at), message.slice(at + 1)] : [undefined, '']
+}
+
+const globalForBus = globalThis as unknown as { storeInvalidationBus?: InvalidationBus }
+
+/** One bus per process (Express and the app build share it), built from the config on first use. */
+export function getInvalidationBus(redisUrl: string | undefined): InvalidationBus {
+	globalForBus.storeInvalidationBus ??= redisUrl ? redisBus(redisUrl) : localBus()
+	return globalForBus.storeInvalidationBus
+}

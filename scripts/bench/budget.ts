@@ -1,0 +1,232 @@
+/**
+ * Issue 11, the performance budget: the store beside a bare React Router app on Express
+ * (scripts/bench/baseline), same versions, same machine, same run, rounds interleaved
+ * (baseline, store, baseline, store…). Prints min/median/max per row and the ratios, and
+ * ends with the one `bench:` line. Asserts nothing: the targets are read from the line.
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import autocannon from 'autocannon'
+import { cookieHeader } from '../../tests/helpers/http'
+import { benchAdmin, measure, postForm, type Row, sampleRss, type Server, startBaseline, startStore } from './servers'
+
+type Options = { seconds: number; rounds: number; connections: number; loadSeconds: number }
+
+const STORM = 8
+
+/** Generous limits: the limiter runs (its cost is in the budget) but never refuses the bench. */
+const LIMITS = {
+	RATE_LIMIT_GENERAL: '999999/1',
+	RATE_LIMIT_ADMIN: '999999/1',
+	RATE_LIMIT_AUTHENTICATION: '999999/1',
+	RATE_LIMIT_ACCOUNT: '999999/1',
+	RATE_LIMIT_SENSITIVE: '999999/1',
+}
+
+export function buildBaseline() {
+	execFileSync('npx', ['react-router', 'build'], {
+		cwd: 'scripts/bench/baseline',
+		stdio: ['ignore', 'ignore', 'inherit'],
+		env: { ...process.env, NODE_ENV: 'production' },
+	})
+}
+
+const stats = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b)
+	return { min: sorted[0] ?? Number.NaN, median: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, max: sorted.at(-1) ?? Number.NaN }
+}
+const fmt = (values: number[]) => {
+	const { min, median, max } = stats(values)
+	return `${min} / ${median} / ${max}`
+}
+const ratio = (a: number, b: number) => Math.round((a / Math.max(1e-9, b)) * 100) / 100
+
+function rawScrypt(seconds: number, concurrency: number) {
+	const run = spawnSync(process.execPath, ['scripts/bench/scrypt-raw.mjs', String(seconds), String(concurrency)], { encoding: 'utf8' })
+	return Number(run.stdout.trim())
+}
+
+export async function benchBudget(options: Options) {
+	const { seconds, rounds, connections } = options
+	const store = await startStore(LIMITS)
+	const storeRss = sampleRss(store)
+	const baseline = await startBaseline()
+	const baselineRss = sampleRss(baseline)
+	try {
+		const first = await fetch(`${store.base}/`)
+		const guest = cookieHeader(first.headers)
+		const cart = await cartOfThree(store)
+		const adminCookie = await postForm(store.base, '/sign-in', benchAdmin)
+		const customer = { name: 'Bench Shopper', email: 'budget-shopper@example.com', password: `budget-${Date.now()}-Passphrase` }
+		await postForm(store.base, '/sign-up', customer)
+		const signIn = {
+			method: 'POST' as const,
+			headers: { 'content-type': 'application/x-www-form-urlencoded', origin: store.base },
+			body: new URLSearchParams({ email: customer.email, password: customer.password }).toString(),
+		}
+
+		// Same footing: a warm-up (JIT, connections, caches) on each before anything counts.
+		for (const base of [baseline.base, store.base]) {
+			await autocannon({ url: `${base}/products/canvas-tote`, connections, duration: 2, headers: { cookie: guest } })
+			await autocannon({ url: `${base}/`, connections, duration: 2, headers: { cookie: guest } })
+		}
+
+		const pageRows = {
+			home: { baseline: [] as Row[], store: [] as Row[] },
+			product: { baseline: [] as Row[], store: [] as Row[] },
+		}
+		const storeOnly: Record<string, Row[]> = { cart: [], notFound: [], adminOrders: [], signIn: [] }
+		const scrypt: number[] = []
+		const run = (url: string, cookie = '', extra: Partial<autocannon.Options> = {}) =>
+			measure(url, { url, connections, duration: seconds, headers: cookie ? { cookie } : {}, ...extra })
+
+		for (let round = 0; round < rounds; round++) {
+			pageRows.home.baseline.push(await run(`${baseline.base}/`))
+			pageRows.home.store.push(await run(`${store.base}/`, guest))
+			pageRows.product.baseline.push(await run(`${baseline.base}/products/canvas-tote`))
+			pageRows.product.store.push(await run(`${store.base}/products/canvas-tote`, guest))
+			storeOnly.cart!.push(await run(`${store.base}/cart`, cart))
+			storeOnly.notFound!.push(await run(`${store.base}/no-such-page`, guest))
+			storeOnly.adminOrders!.push(await run(`${store.base}/admin/orders`, adminCookie))
+			scrypt.push(rawScrypt(seconds, STORM))
+			storeOnly.signIn!.push(await run(`${store.base}/sign-in`, '', { ...signIn, connections: STORM }))
+		}
+
+		const reqs = (rows: Row[]) => rows.map((row) => row['req/s'])
+		const p99s = (rows: Row[]) => rows.map((row) => row['p99 ms'])
+		const med = (values: number[]) => stats(values).median
+		const table = [
+			...(['home', 'product'] as const).flatMap((name) => {
+				const { baseline: b, store: s } = pageRows[name]
+				const label = name === 'home' ? 'GET / (guest, returning guestId)' : 'GET /products/:slug (guest)'
+				return [
+					{ row: `${label}: baseline`, 'req/s min/med/max': fmt(reqs(b)), 'p99 ms min/med/max': fmt(p99s(b)), ratio: '' },
+					{
+						row: `${label}: store`,
+						'req/s min/med/max': fmt(reqs(s)),
+						'p99 ms min/med/max': fmt(p99s(s)),
+						ratio: `req/s ${ratio(med(reqs(s)), med(reqs(b)))}, p99 ${ratio(med(p99s(s)), med(p99s(b)))}`,
+					},
+				]
+			}),
+			...(
+				[
+					['GET /cart (3 lines)', storeOnly.cart!],
+					['GET /no-such-page (404)', storeOnly.notFound!],
+					['GET /admin/orders (admin)', storeOnly.adminOrders!],
+					[`POST /sign-in (${STORM} at once)`, storeOnly.signIn!],
+				] as const
+			).map(([row, rows]) => ({ row: `${row}: store`, 'req/s min/med/max': fmt(reqs(rows)), 'p99 ms min/med/max': fmt(p99s(rows)), ratio: '' })),
+			{ row: `raw node:crypto scrypt (${STORM} at once)`, 'req/s min/med/max': fmt(scrypt), 'p99 ms min/med/max': '', ratio: `sign-in/scrypt ${ratio(med(reqs(storeOnly.signIn!)), med(scrypt))}` },
+		]
+		console.log(`\nperformance budget: ${rounds} interleaved rounds of ${seconds}s, ${connections} connections\n`)
+		console.table(table)
+
+		const storm = await stormRows(store, signIn, seconds)
+		console.log(`\nduring a sign-in storm (${STORM} sign-ins at once) vs idle, 2 connections per row\n`)
+		console.table(storm.rows)
+
+		const memory = await loadThenStorm(store, baseline, { guest, cart, signIn, seconds: options.loadSeconds })
+		storeRss.stop()
+		baselineRss.stop()
+		const rssPeak = Math.max(storeRss.peak, memory.storePeak)
+		console.log(`\nmemory: ${options.loadSeconds}s of pages at 50 connections, then a ${seconds}s sign-in storm\n`)
+		console.table([
+			{ server: 'store', 'idle MiB': memory.storeIdle, 'peak MiB (whole run)': rssPeak, 'settled MiB (10 s after)': memory.storeSettled },
+			{ server: 'baseline', 'idle MiB': memory.baselineIdle, 'peak MiB (whole run)': Math.max(baselineRss.peak, memory.baselinePeak), 'settled MiB (10 s after)': memory.baselineSettled },
+		])
+
+		const line = [
+			`page/baseline=${ratio(med(reqs(pageRows.home.store)), med(reqs(pageRows.home.baseline)))}`,
+			`product/baseline=${ratio(med(reqs(pageRows.product.store)), med(reqs(pageRows.product.baseline)))}`,
+			`signin/scrypt=${ratio(med(reqs(storeOnly.signIn!)), med(scrypt))}`,
+			`storm_healthz_p99_ms=${storm.healthzP99}`,
+			`rss_peak_mb=${rssPeak}`,
+		].join(' ')
+		return { line }
+	} finally {
+		storeRss.stop()
+		baselineRss.stop()
+		await Promise.all([store.stop(), baseline.stop()])
+	}
+}
+
+async function cartOfThree(store: Server) {
+	const cookie = cookieHeader((await fetch(`${store.base}/`)).headers)
+	for (const slug of ['canvas-tote', 'enamel-mug', 'field-notebook']) {
+		const html = await (await fetch(`${store.base}/products/${slug}`, { headers: { cookie } })).text()
+		const productId = /name="productId" value="([^"]+)"/.exec(html)?.[1] ?? ''
+		const added = await fetch(`${store.base}/cart`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { cookie, origin: store.base },
+			body: new URLSearchParams({ intent: 'add', productId, quantity: '1' }),
+		})
+		if (added.status !== 302 && added.status !== 303) throw new Error(`adding ${slug} answered ${added.status}`)
+	}
+	return cookie
+}
+
+/** /healthz, a static file and a catalog page: idle, then while STORM sign-ins run at once. */
+async function stormRows(store: Server, signIn: Partial<autocannon.Options>, seconds: number) {
+	const targets = [
+		['GET /healthz', `${store.base}/healthz`],
+		['GET /favicon.svg (static)', `${store.base}/favicon.svg`],
+		['GET / (catalog page)', `${store.base}/`],
+	] as const
+	const probe = (url: string) => measure(url, { url, connections: 2, duration: seconds })
+	const idle: Row[] = []
+	for (const [, url] of targets) idle.push(await probe(url))
+	const stormy: Row[] = []
+	for (const [, url] of targets) {
+		const storm = autocannon({ url: `${store.base}/sign-in`, connections: STORM, duration: seconds + 2, ...signIn })
+		await new Promise((resolve) => setTimeout(resolve, 1000))
+		stormy.push(await probe(url))
+		await storm
+	}
+	const rows = targets.map(([label], i) => ({
+		row: label,
+		'idle p50 ms': idle[i]!['p50 ms'],
+		'idle p99 ms': idle[i]!['p99 ms'],
+		'storm p50 ms': stormy[i]!['p50 ms'],
+		'storm p99 ms': stormy[i]!['p99 ms'],
+		'p99 above idle ms': stormy[i]!['p99 ms'] - idle[i]!['p99 ms'],
+	}))
+	return { rows, healthzP99: stormy[0]!['p99 ms'] }
+}
+
+/** 60 s of pages at 50 connections (a mix of home, product and cart), then a sign-in storm. */
+async function loadThenStorm(
+	store: Server,
+	baseline: Server,
+	{ guest, cart, signIn, seconds }: { guest: string; cart: string; signIn: Partial<autocannon.Options>; seconds: number },
+) {
+	const storeIdle = store.rssMb()
+	const baselineIdle = baseline.rssMb()
+	const storeSample = sampleRss(store)
+	const baselineSample = sampleRss(baseline)
+	const pages = (base: string, cookies: [string, string]) =>
+		autocannon({
+			url: base,
+			connections: 50,
+			duration: seconds,
+			requests: [
+				{ method: 'GET', path: '/', headers: { cookie: cookies[0] } },
+				{ method: 'GET', path: '/products/canvas-tote', headers: { cookie: cookies[0] } },
+				{ method: 'GET', path: '/cart', headers: { cookie: cookies[1] } },
+			],
+		})
+	await pages(store.base, [guest, cart])
+	await autocannon({ url: `${store.base}/sign-in`, connections: STORM, duration: 10, ...signIn })
+	await pages(baseline.base, ['', ''])
+	await new Promise((resolve) => setTimeout(resolve, 10_000))
+	storeSample.stop()
+	baselineSample.stop()
+	return {
+		storeIdle,
+		baselineIdle,
+		storePeak: storeSample.peak,
+		baselinePeak: baselineSample.peak,
+		storeSettled: store.rssMb(),
+		baselineSettled: baseline.rssMb(),
+	}
+}

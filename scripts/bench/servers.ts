@@ -1,0 +1,146 @@
+/** Starting and watching the servers `npm run bench` measures (the store and the baseline). */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+import { cookieHeader, freePort } from '../../tests/helpers/http'
+
+export type Server = { base: string; databaseUrl: string; stop: () => Promise<void>; rssMb: () => number }
+
+export const benchAdmin = { email: 'bench-admin@example.com', password: randomBytes(12).toString('hex') }
+
+/** The store's production build on a free port with a fresh SQLite database (and `env` on top). */
+export async function startStore(env: Record<string, string> = {}): Promise<Server> {
+	const port = await freePort()
+	const base = `http://127.0.0.1:${port}`
+	const dir = mkdtempSync(join(tmpdir(), 'store-bench-'))
+	const databaseUrl = process.env.DATABASE_URL ?? `file:${join(dir, 'store.db')}`
+	const child = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
+		stdio: ['ignore', 'ignore', 'inherit'],
+		env: {
+			...process.env,
+			NODE_ENV: 'production',
+			HOST: '127.0.0.1',
+			PORT: String(port),
+			AUTH_URL: base,
+			APP_URL: base,
+			AUTH_SECRET: randomBytes(32).toString('base64'),
+			DATABASE_URL: databaseUrl,
+			ADMIN_EMAIL: benchAdmin.email,
+			ADMIN_PASSWORD: benchAdmin.password,
+			UPLOAD_DIR: join(dir, 'uploads'),
+			...env,
+		},
+	})
+	return watch(child, base, databaseUrl, () => rmSync(dir, { recursive: true, force: true }), serverRssMb)
+}
+
+/** The bare React Router app of scripts/bench/baseline (built by the caller). */
+export async function startBaseline(): Promise<Server> {
+	const port = await freePort()
+	const base = `http://127.0.0.1:${port}`
+	const child = spawn(process.execPath, ['scripts/bench/baseline/server.mjs'], {
+		stdio: ['ignore', 'ignore', 'inherit'],
+		env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port) },
+	})
+	return watch(child, base, '', () => {}, (pid) => rssOf(pid))
+}
+
+async function watch(
+	child: ChildProcess,
+	base: string,
+	databaseUrl: string,
+	cleanUp: () => void,
+	rss: (pid: number | undefined) => number,
+): Promise<Server> {
+	const stop = async () => {
+		if (child.exitCode === null) {
+			const exited = new Promise((resolve) => child.once('exit', resolve))
+			child.kill('SIGTERM')
+			await exited
+		}
+		cleanUp()
+	}
+	try {
+		await waitForHealth(base)
+	} catch (error) {
+		await stop()
+		throw error
+	}
+	return { base, databaseUrl, stop, rssMb: () => rss(child.pid) }
+}
+
+async function waitForHealth(base: string) {
+	for (let i = 0; i < 120; i++) {
+		const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false)
+		if (ok) return
+		await new Promise((resolve) => setTimeout(resolve, 500))
+	}
+	throw new Error(`${base} did not become healthy within 60 s`)
+}
+
+/** Memory of the node process serving requests (the start script's child). */
+function serverRssMb(starter: number | undefined): number {
+	try {
+		const children = readFileSync(`/proc/${starter}/task/${starter}/children`, 'utf8').trim().split(/\s+/)
+		return rssOf(Number(children.at(-1)))
+	} catch {
+		return Number.NaN
+	}
+}
+
+function rssOf(pid: number | undefined): number {
+	try {
+		const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+		return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
+	} catch {
+		return Number.NaN
+	}
+}
+
+/** Samples a server's RSS every 100 ms until stopped; the peak and the last sample. */
+export function sampleRss(server: Server) {
+	let peak = 0
+	let last = 0
+	const timer = setInterval(() => {
+		last = server.rssMb()
+		if (last > peak) peak = last
+	}, 100)
+	return {
+		get peak() {
+			return peak
+		},
+		get last() {
+			return last
+		},
+		stop: () => clearInterval(timer),
+	}
+}
+
+export type Row = { route: string; 'req/s': number; 'p50 ms': number; 'p99 ms': number; 'ok %': number }
+
+export async function measure(title: string, options: autocannon.Options): Promise<Row> {
+	const result = await autocannon(options)
+	const ok = result['2xx'] + result['3xx']
+	return {
+		route: title,
+		'req/s': Math.round(result.requests.average),
+		'p50 ms': result.latency.p50,
+		'p99 ms': result.latency.p99,
+		'ok %': Math.round((ok / Math.max(1, ok + result['4xx'] + result['5xx'] + result.errors)) * 1000) / 10,
+	}
+}
+
+/** Posts a form as the browser would and returns the session cookies of its redirect. */
+export async function postForm(base: string, path: string, fields: Record<string, string>) {
+	const response = await fetch(`${base}${path}`, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: { origin: base },
+		body: new URLSearchParams(fields),
+	})
+	if (response.status !== 302) throw new Error(`${path} answered ${response.status}`)
+	return cookieHeader(response.headers)
+}
