@@ -21,4 +21,5 @@ EXPOSE 3000
 # Migrations, the Store and the Store Admin account are ensured at every start (idempotent);
 # the server refuses to start on a weak AUTH_SECRET.
 # exec: the server (not a shell or npm) receives the platform's SIGTERM.
-CMD ["sh", "-c", "npm run init && exec node build/server.js"]
+# The V8 heap flags are package.json's config.node_flags, the same as `npm start` (docs/decisions/028).
+CMD ["sh", "-c", "npm run init && exec node --max-old-space-size=160 --max-semi-space-size=16 build/server.js"]

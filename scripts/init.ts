@@ -7,6 +7,7 @@ import { seedDemoProducts } from '../app/catalog/demo.server'
 import { ensureOfflineConnection, upsertStripeConnection } from '../app/payments/connections.server'
 import { getDb } from '../app/data/db.server'
 import { ensureRuntimeStore } from '../app/data/runtime-store.server'
+import { closeInvalidationBus } from '../app/data/invalidation.server'
 import { DEFAULT_ADMIN_PASSWORD, seedAdmin } from '../app/data/seed-admin.server'
 import { loadConfigOrExit } from './lib/config'
 import { migrateDatabase } from './lib/migrate'
@@ -82,3 +83,5 @@ if (outcome.usedDefaults) {
 	)
 }
 await db.$disconnect()
+// Demo products told running stores to re-read their catalog (over Redis, when set): send it.
+await closeInvalidationBus()

@@ -21,6 +21,8 @@ import type { Decision } from '../app/security/rate-limit/limiter.server'
 import { rateLimitMiddleware } from '../app/security/rate-limit/middleware.server'
 import { getStoreLimiter, rateLimitContext } from '../app/security/rate-limit/rate-limit.server'
 import { workloadCredentialGuard } from '../app/auth/workload-credential.server'
+import { closeInvalidationBus } from '../app/data/invalidation.server'
+import { releaseEstimator } from '../app/security/strength.server'
 import { loadConfigOrExit } from './lib/config'
 
 if (process.argv.includes('--help')) {
@@ -34,6 +36,8 @@ passes the secret policy. \`npm run dev\` runs Vite in middleware mode with hot 
 }
 
 const config = loadConfigOrExit('store')
+// The start-up secret check is done; sign-up builds the estimator again when it needs it.
+releaseEstimator()
 if (config.usesDevFallbackSecret) {
 	console.warn('[store] AUTH_SECRET is unset: using the local-only development fallback.')
 }
@@ -140,6 +144,7 @@ function shutdown(signal: string) {
 	stopping = true
 	console.log(`[store] ${signal}: shutting down`)
 	void limiter.close()
+	void closeInvalidationBus()
 	server.close(() => process.exit(0))
 	server.closeIdleConnections()
 	setTimeout(() => {

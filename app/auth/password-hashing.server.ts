@@ -1,5 +1,5 @@
 /**
- * Issue 11.4, docs/decisions/027-performance-budget.md: password hashing that cannot starve
+ * Issue 11.4, docs/decisions/028-performance-budget.md: password hashing that cannot starve
  * the rest of the server. better-auth's own hashing calls node:crypto's async scrypt, which
  * runs on libuv's four-thread pool — the pool file reads and other crypto wait behind. Here
  * each derivation runs in a small worker pool (piscina), one thread per core at a lower
@@ -19,13 +19,18 @@ const WORKER = fileURLToPath(new URL('./password-worker.mjs', import.meta.url))
 
 let pool: Piscina<Derive, string> | undefined
 
-/** One worker per core, at most four; started on first use, idle ones stop after a minute. */
+/**
+ * One worker per core, at most four; started on demand, stopped after 30 s idle (an idle
+ * store holds no worker). Each derivation needs 32 MiB (128·N·r) outside the JS heap; the
+ * workers' own heaps hold only a task and its answer, so they are kept small.
+ */
 export function passwordPool(): Piscina<Derive, string> {
 	pool ??= new Piscina<Derive, string>({
 		filename: WORKER,
-		minThreads: 1,
+		minThreads: 0,
 		maxThreads: Math.min(4, availableParallelism()),
-		idleTimeout: 60_000,
+		idleTimeout: 30_000,
+		resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4, codeRangeSizeMb: 8 },
 		// Below the event loop's priority: a storm of sign-ins takes only the CPU left over.
 		niceIncrement: 5,
 	})

@@ -32,37 +32,43 @@ export function localBus(): InvalidationBus {
 
 export function redisBus(url: string, log: (message: string) => void = console.warn): InvalidationBus {
 	const local = localBus()
-	const options = { enableOfflineQueue: true, maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy: (times: number) => Math.min(times * 200, 2_000) }
-	const publisher = new IORedis(url, { ...options, enableOfflineQueue: false })
-	const subscriber = new IORedis(url, options)
+	const retryStrategy = (times: number) => Math.min(times * 200, 2_000)
+	// Queued until connected, so a short-lived process (init) still delivers its forgets.
+	const publisher = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy })
+	publisher.on('error', () => undefined)
+	const topics = new Set<string>()
+	let subscriber: IORedis | undefined
 	let live = false
 	let everLive = false
-	const forgetEverything = () => {
-		for (const topic of topics) local.publish(topic, ALL)
+
+	// Only a process that reads a cache listens (init and other scripts only publish).
+	const listen = () => {
+		if (subscriber) return
+		const connection = new IORedis(url, { maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy })
+		subscriber = connection
+		connection.on('error', () => undefined)
+		connection.on('ready', () => {
+			connection.subscribe(CHANNEL).then(
+				() => {
+					// Whatever was published while this process was not listening is unknown: start clean.
+					for (const topic of topics) local.publish(topic, ALL)
+					live = true
+					if (everLive) log('[cache] Redis is back: shared cache invalidation restored.')
+					everLive = true
+				},
+				() => undefined,
+			)
+		})
+		connection.on('close', () => {
+			if (live) log('[cache] Redis unavailable: caches are bypassed until it is back.')
+			live = false
+		})
+		connection.on('message', (_channel: string, message: string) => {
+			const [topic, key] = splitMessage(message)
+			if (topic) local.publish(topic, key)
+		})
 	}
-	const topics = new Set<string>()
-	publisher.on('error', () => undefined)
-	subscriber.on('error', () => undefined)
-	subscriber.on('ready', () => {
-		subscriber.subscribe(CHANNEL).then(
-			() => {
-				// Whatever was published while this process was not listening is unknown: start clean.
-				forgetEverything()
-				live = true
-				if (everLive) log('[cache] Redis is back: shared cache invalidation restored.')
-				everLive = true
-			},
-			() => undefined,
-		)
-	})
-	subscriber.on('close', () => {
-		if (live) log('[cache] Redis unavailable: caches are bypassed until it is back.')
-		live = false
-	})
-	subscriber.on('message', (_channel: string, message: string) => {
-		const [topic, key] = splitMessage(message)
-		if (topic) local.publish(topic, key)
-	})
+
 	return {
 		publish(topic, key) {
 			local.publish(topic, key)
@@ -71,11 +77,14 @@ export function redisBus(url: string, log: (message: string) => void = console.w
 		subscribe(topic, forget) {
 			topics.add(topic)
 			local.subscribe(topic, forget)
+			listen()
 		},
 		canCache: () => live,
 		async close() {
 			live = false
-			subscriber.disconnect()
+			subscriber?.disconnect()
+			// QUIT answers after the commands before it: queued forgets are sent first.
+			await Promise.race([publisher.quit().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2_000).unref())])
 			publisher.disconnect()
 		},
 	}
@@ -95,4 +104,11 @@ const globalForBus = globalThis as unknown as { storeInvalidationBus?: Invalidat
 export function getInvalidationBus(redisUrl: string | undefined): InvalidationBus {
 	globalForBus.storeInvalidationBus ??= redisUrl ? redisBus(redisUrl) : localBus()
 	return globalForBus.storeInvalidationBus
+}
+
+/** For scripts and shutdown: sends what is queued, then lets the process exit. */
+export async function closeInvalidationBus() {
+	const bus = globalForBus.storeInvalidationBus
+	globalForBus.storeInvalidationBus = undefined
+	await bus?.close()
 }

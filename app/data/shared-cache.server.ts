@@ -2,7 +2,7 @@ import { getConfig } from '../config/env.server'
 import { ALL, getInvalidationBus, type InvalidationBus } from './invalidation.server'
 
 /**
- * Issue 11, docs/decisions/027-performance-budget.md: data read on nearly every page and
+ * Issue 11, docs/decisions/028-performance-budget.md: data read on nearly every page and
  * written rarely (the Store profile, the catalog, a cart's item count) is kept in memory.
  *
  * - A write forgets the entry, after it commits, in this process and, over Redis pub/sub,
@@ -36,12 +36,19 @@ export function sharedCache<T>({
 }): SharedCache<T> {
 	const entries = new Map<string, Entry<T>>()
 	let bus: InvalidationBus | undefined
+	let listening = false
 	const currentBus = () => {
-		if (!bus) {
-			bus = givenBus?.() ?? getInvalidationBus(getConfig().redisUrl)
-			bus.subscribe(topic, (key) => (key === ALL ? entries.clear() : entries.delete(key)))
-		}
+		bus ??= givenBus?.() ?? getInvalidationBus(getConfig().redisUrl)
 		return bus
+	}
+	// Listens from the first read: a process that only writes (init) only publishes.
+	const readingBus = () => {
+		const current = currentBus()
+		if (!listening) {
+			listening = true
+			current.subscribe(topic, (key) => (key === ALL ? entries.clear() : entries.delete(key)))
+		}
+		return current
 	}
 	return {
 		get(key, load, keep) {
@@ -49,7 +56,7 @@ export function sharedCache<T>({
 			const hit = entries.get(key)
 			if (hit && hit.expires > now) return hit.value
 			const value = load()
-			if (currentBus().canCache()) {
+			if (readingBus().canCache()) {
 				if (hit) entries.delete(key)
 				else if (entries.size >= max) entries.delete(entries.keys().next().value as string)
 				const entry = { value, expires: now + ttlMs }

@@ -19,6 +19,7 @@
  *   10^24 guesses (~80 bits); keyboard runs such as "qwertyuiop…" score far lower;
  * - less than half of the secret reads as dictionary words ("my-super-secret-…").
  */
+import { createHash } from 'node:crypto'
 import { estimate, readableShare } from './strength.server'
 
 
@@ -103,8 +104,19 @@ export function checkAuthSecret(secret: string | undefined): SecretVerdict {
 	return { ok: true }
 }
 
+// The server entry and the app build both check AUTH_SECRET at start: the estimate (and its
+// dictionaries) is done once per process and secret, remembered by the secret's digest only.
+const checked = globalThis as unknown as { storeGuessability?: Map<string, string | null> }
+
 /** Why a secret that passed the entropy check still looks chosen by a person, or null. */
 export function guessability(secret: string): string | null {
+	checked.storeGuessability ??= new Map()
+	const digest = createHash('sha256').update(secret).digest('base64')
+	if (!checked.storeGuessability.has(digest)) checked.storeGuessability.set(digest, estimateGuessability(secret))
+	return checked.storeGuessability.get(digest) ?? null
+}
+
+function estimateGuessability(secret: string): string | null {
 	if (estimate(secret).guessesLog10 < MIN_AUTH_SECRET_GUESSES_LOG10) {
 		return 'a strength estimator finds keyboard patterns, common passwords or words in it'
 	}

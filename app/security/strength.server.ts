@@ -9,7 +9,9 @@ import * as english from '@zxcvbn-ts/language-en'
  * Built on first use: the dictionaries cost ~100 ms and some memory, which a server
  * that never sees a new password does not pay.
  */
-let estimator: ZxcvbnFactory | undefined
+// One per process: the server entry (build/server.js) and the app build (build/server/index.js)
+// both check secrets and passwords, and each estimator holds ~17 MB of ranked dictionaries.
+const shared = globalThis as unknown as { storeStrengthEstimator?: ZxcvbnFactory }
 
 const englishLists = english.dictionary as Record<string, string[]>
 
@@ -20,7 +22,7 @@ const englishLists = english.dictionary as Record<string, string[]>
  * catch the common list, keyboard runs, words, names and l33t spellings (P@$$w0rd!).
  */
 function getEstimator() {
-	estimator ??= new ZxcvbnFactory({
+	shared.storeStrengthEstimator ??= new ZxcvbnFactory({
 		dictionary: {
 			'passwords-common': common.dictionary['passwords-common'],
 			'diceware-common': common.dictionary['diceware-common'],
@@ -32,7 +34,7 @@ function getEstimator() {
 		translations: english.translations,
 		l33tMaxSubstitutions: 4,
 	})
-	return estimator
+	return shared.storeStrengthEstimator
 }
 
 export function estimate(value: string, userInputs: string[] = []): ZxcvbnResult {
@@ -96,6 +98,6 @@ export function readableShare(value: string): number {
 
 /** Lets a one-off check (the start-up secret check) give the dictionaries back. */
 export function releaseEstimator() {
-	estimator = undefined
+	shared.storeStrengthEstimator = undefined
 	words = undefined
 }

@@ -204,7 +204,7 @@ async function loadThenStorm(
 	const baselineIdle = baseline.rssMb()
 	const storeSample = sampleRss(store)
 	const baselineSample = sampleRss(baseline)
-	const pages = (base: string, cookies: [string, string]) =>
+	const pages = (base: string, third: string, cookies: [string, string]) =>
 		autocannon({
 			url: base,
 			connections: 50,
@@ -212,12 +212,13 @@ async function loadThenStorm(
 			requests: [
 				{ method: 'GET', path: '/', headers: { cookie: cookies[0] } },
 				{ method: 'GET', path: '/products/canvas-tote', headers: { cookie: cookies[0] } },
-				{ method: 'GET', path: '/cart', headers: { cookie: cookies[1] } },
+				{ method: 'GET', path: third, headers: { cookie: cookies[1] } },
 			],
 		})
-	await pages(store.base, [guest, cart])
+	await pages(store.base, '/cart', [guest, cart])
 	await autocannon({ url: `${store.base}/sign-in`, connections: STORM, duration: 10, ...signIn })
-	await pages(baseline.base, ['', ''])
+	// The baseline has no cart: a second product page stands in for it.
+	await pages(baseline.base, '/products/enamel-mug', ['', ''])
 	await new Promise((resolve) => setTimeout(resolve, 10_000))
 	storeSample.stop()
 	baselineSample.stop()

@@ -5,7 +5,7 @@
  * It never builds: the test command builds first, and a missing build fails here, clearly.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
@@ -37,7 +37,9 @@ if (init.status !== 0) {
 }
 
 // What `npm start` runs: the compiled server, no TypeScript loader in production.
-const server = spawn(process.execPath, ['build/server.js'], {
+// The V8 flags `npm start` runs with (package.json config.node_flags, docs/decisions/028).
+const { config } = JSON.parse(readFileSync(fileURLToPath(new URL('package.json', `file://${root}`)), 'utf8'))
+const server = spawn(process.execPath, [...config.node_flags.split(' '), 'build/server.js'], {
 	cwd: root,
 	env: process.env,
 	stdio: 'inherit',

@@ -1,0 +1,80 @@
+/**
+ * A store server of a spec's own (the production build through start-server.mjs, which runs
+ * init first), for specs that need settings or a process count the shared e2e server lacks.
+ * Two of them may share one database: pass the first one's `databaseUrl` and `secret`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { freePort } from '../../helpers/http.ts'
+import { createTestDatabase, dropTestDatabase } from '../../helpers/postgres.ts'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+
+export type StoreProcess = {
+	origin: string
+	databaseUrl: string
+	secret: string
+	admin: { email: string; password: string }
+	stop(): Promise<void>
+}
+
+export async function startStoreProcess({
+	env = {},
+	share,
+}: { env?: Record<string, string>; share?: StoreProcess } = {}): Promise<StoreProcess> {
+	const port = await freePort()
+	const origin = `http://127.0.0.1:${port}`
+	const dir = mkdtempSync(path.join(tmpdir(), 'store-process-'))
+	const ownDatabase = !share && process.env.E2E_DATABASE === 'postgresql' ? await createTestDatabase('store_process') : null
+	const databaseUrl = share?.databaseUrl ?? ownDatabase?.url ?? `file:${path.join(dir, 'store.db')}`
+	const secret = share?.secret ?? randomBytes(32).toString('base64')
+	const admin = share?.admin ?? { email: `process-admin-${randomBytes(3).toString('hex')}@e2e.example.com`, password: `pw-${randomBytes(16).toString('hex')}` }
+	let stderr = ''
+	const child: ChildProcess = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
+		cwd: root,
+		stdio: ['ignore', 'ignore', 'pipe'],
+		env: {
+			...process.env,
+			NODE_ENV: 'production',
+			HOST: '127.0.0.1',
+			PORT: String(port),
+			AUTH_URL: origin,
+			APP_URL: origin,
+			AUTH_SECRET: secret,
+			DATABASE_URL: databaseUrl,
+			ADMIN_EMAIL: admin.email,
+			ADMIN_PASSWORD: admin.password,
+			UPLOAD_DIR: path.join(dir, 'uploads'),
+			REDIS_URL: '',
+			RATE_LIMITS: 'off',
+			...env,
+		},
+	})
+	child.stderr?.on('data', (chunk: Buffer) => {
+		stderr = (stderr + chunk.toString()).slice(-4000)
+	})
+	const stop = async () => {
+		if (child.exitCode === null) {
+			const exited = new Promise((resolve) => child.once('exit', resolve))
+			child.kill('SIGTERM')
+			await exited
+		}
+		rmSync(dir, { recursive: true, force: true })
+		if (ownDatabase) await dropTestDatabase(ownDatabase.name)
+	}
+	const deadline = Date.now() + 90_000
+	for (;;) {
+		if (child.exitCode !== null) throw new Error(`the store exited (${child.exitCode}): ${stderr}`)
+		if (await fetch(`${origin}/healthz`).then((r) => r.ok, () => false)) break
+		if (Date.now() > deadline) {
+			await stop()
+			throw new Error(`the store did not start: ${stderr}`)
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250))
+	}
+	return { origin, databaseUrl, secret, admin, stop }
+}
