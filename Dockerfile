@@ -22,4 +22,4 @@ EXPOSE 3000
 # the server refuses to start on a weak AUTH_SECRET.
 # exec: the server (not a shell or npm) receives the platform's SIGTERM.
 # The V8 heap flags are package.json's config.node_flags, the same as `npm start` (docs/decisions/028).
-CMD ["sh", "-c", "npm run init && exec node --max-old-space-size=160 --max-semi-space-size=16 build/server.js"]
+CMD ["sh", "-c", "npm run init && exec node --max-old-space-size=128 --max-semi-space-size=8 build/server.js"]

@@ -1,3 +1,4 @@
+import * as betterAuthPassword from '@better-auth/utils/password'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig } from '../config/env.server'
 import { createAuth } from './auth.server'
@@ -28,6 +29,15 @@ describe.each(PROVIDERS)('better-auth on %s (spec 5: authentication)', (provider
 		const { userId } = await signUpCustomer(t.auth)
 		const user = await t.db.user.findUniqueOrThrow({ where: { id: userId }, select: { role: true, storeId: true } })
 		expect(user).toEqual({ role: 'user', storeId: t.storeId })
+	})
+
+	it('signs in an account whose hash better-auth made before hashing moved to the worker pool (issue 11.4)', async () => {
+		const { userId, email } = await signUpCustomer(t.auth)
+		const before = await betterAuthPassword.hashPassword('an older Passphrase 1')
+		await t.db.account.updateMany({ where: { userId, providerId: 'credential' }, data: { password: before } })
+		const { response } = await t.auth.api.signInEmail({ body: { email, password: 'an older Passphrase 1' }, returnHeaders: true })
+		expect(response.user.id).toBe(userId)
+		await expect(t.auth.api.signInEmail({ body: { email, password: 'an older Passphrase 2' } })).rejects.toMatchObject({ statusCode: 401 })
 	})
 
 	it('hashes the password with scrypt, never storing it in clear (spec 2, spec 9)', async () => {

@@ -1,58 +1,52 @@
 /**
  * Issue 11.4, docs/decisions/028-performance-budget.md: password hashing that cannot starve
- * the rest of the server. better-auth's own hashing calls node:crypto's async scrypt, which
- * runs on libuv's four-thread pool — the pool file reads and other crypto wait behind. Here
- * each derivation runs in a small worker pool (piscina), one thread per core at a lower
- * scheduling priority, so a sign-in storm gets the spare CPU and pages keep theirs.
+ * the rest of the server. better-auth hashes with node:crypto's async scrypt on libuv's
+ * thread pool (four threads), the same pool file reads, zlib and WebCrypto use: eight
+ * sign-ins at once took every thread, and a static file or a page waited behind 32 MiB
+ * scrypt jobs. Here at most HASHING_SLOTS derivations run at once (p-limit); the rest wait
+ * in line, so the pool always has threads free and at most HASHING_SLOTS × 32 MiB is in use.
  *
- * Same parameters and stored format as better-auth (`<salt hex>:<key hex>`): hashes made
- * before this change verify, and hashes made here verify with better-auth's own code.
+ * Same parameters and stored format as better-auth (`<salt hex>:<key hex>`,
+ * @better-auth/utils/password.node): hashes made before this change verify, and hashes made
+ * here verify with better-auth's own code.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import { availableParallelism } from 'node:os'
-import { fileURLToPath } from 'node:url'
-import { Piscina } from 'piscina'
+import pLimit from 'p-limit'
 
-type Derive = { password: string; salt: string }
+const SCRYPT = { N: 16384, r: 16, p: 1, dkLen: 64 } as const
 
-const WORKER = fileURLToPath(new URL('./password-worker.mjs', import.meta.url))
+/** Half of libuv's pool, and no more than the cores that can run them. */
+export const HASHING_SLOTS = Math.max(1, Math.min(availableParallelism(), Math.floor((Number(process.env.UV_THREADPOOL_SIZE) || 4) / 2)))
 
-let pool: Piscina<Derive, string> | undefined
+const slot = pLimit(HASHING_SLOTS)
 
-/**
- * One worker per core, at most four; started on demand, stopped after 30 s idle (an idle
- * store holds no worker). Each derivation needs 32 MiB (128·N·r) outside the JS heap; the
- * workers' own heaps hold only a task and its answer, so they are kept small.
- */
-export function passwordPool(): Piscina<Derive, string> {
-	pool ??= new Piscina<Derive, string>({
-		filename: WORKER,
-		minThreads: 0,
-		maxThreads: Math.min(4, availableParallelism()),
-		idleTimeout: 30_000,
-		resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4, codeRangeSizeMb: 8 },
-		// Below the event loop's priority: a storm of sign-ins takes only the CPU left over.
-		niceIncrement: 5,
-	})
-	return pool
+function derive(password: string, salt: string): Promise<Buffer> {
+	const { N, r, p, dkLen } = SCRYPT
+	return slot(
+		() =>
+			new Promise<Buffer>((resolve, reject) =>
+				scrypt(password.normalize('NFKC'), salt, dkLen, { N, r, p, maxmem: 128 * N * r * 2 }, (error, key) =>
+					error ? reject(error) : resolve(key),
+				),
+			),
+	)
 }
 
 export async function hashPassword(password: string): Promise<string> {
 	const salt = randomBytes(16).toString('hex')
-	return `${salt}:${await passwordPool().run({ password, salt })}`
+	return `${salt}:${(await derive(password, salt)).toString('hex')}`
 }
 
 export async function verifyPassword({ hash, password }: { hash: string; password: string }): Promise<boolean> {
 	const [salt, key] = hash.split(':')
 	if (!salt || !key || !/^[0-9a-f]+$/i.test(key)) return false
-	const derived = Buffer.from(await passwordPool().run({ password, salt }), 'hex')
+	const derived = await derive(password, salt)
 	const stored = Buffer.from(key, 'hex')
 	return derived.length === stored.length && timingSafeEqual(derived, stored)
 }
 
-/** For shutdown and tests: the pool's threads stop. */
-export async function closePasswordPool() {
-	const current = pool
-	pool = undefined
-	await current?.destroy()
+/** How many derivations run and wait right now (for tests). */
+export function hashingLoad() {
+	return { running: slot.activeCount, waiting: slot.pendingCount }
 }

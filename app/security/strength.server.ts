@@ -1,6 +1,5 @@
+import { createRequire } from 'node:module'
 import { ZxcvbnFactory, type ZxcvbnResult } from '@zxcvbn-ts/core'
-import * as common from '@zxcvbn-ts/language-common'
-import * as english from '@zxcvbn-ts/language-en'
 
 /**
  * One strength estimator for passwords (sign-up, password change, the seeded admin)
@@ -13,7 +12,27 @@ import * as english from '@zxcvbn-ts/language-en'
 // both check secrets and passwords, and each estimator holds ~17 MB of ranked dictionaries.
 const shared = globalThis as unknown as { storeStrengthEstimator?: ZxcvbnFactory }
 
-const englishLists = english.dictionary as Record<string, string[]>
+/**
+ * The word lists (~11 MB of heap) are loaded when an estimate is first needed and given back
+ * by `releaseEstimator` (issue 11.3: the server checks its secret at start, then may not see
+ * a new password for hours). Loaded with require so a check stays synchronous.
+ */
+const require = createRequire(import.meta.url)
+const LIST_MODULES = ['@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en'] as const
+type Lists = {
+	common: typeof import('@zxcvbn-ts/language-common')
+	english: typeof import('@zxcvbn-ts/language-en')
+	englishLists: Record<string, string[]>
+}
+let lists: Lists | undefined
+
+function loadLists(): Lists {
+	if (!lists) {
+		const english = require(LIST_MODULES[1]) as Lists['english']
+		lists = { common: require(LIST_MODULES[0]) as Lists['common'], english, englishLists: english.dictionary as Record<string, string[]> }
+	}
+	return lists
+}
 
 /**
  * Lean on purpose: the full lists with unbounded l33t matching took 0.7 s of main-thread
@@ -22,7 +41,9 @@ const englishLists = english.dictionary as Record<string, string[]>
  * catch the common list, keyboard runs, words, names and l33t spellings (P@$$w0rd!).
  */
 function getEstimator() {
-	shared.storeStrengthEstimator ??= new ZxcvbnFactory({
+	if (shared.storeStrengthEstimator) return shared.storeStrengthEstimator
+	const { common, english, englishLists } = loadLists()
+	shared.storeStrengthEstimator = new ZxcvbnFactory({
 		dictionary: {
 			'passwords-common': common.dictionary['passwords-common'],
 			'diceware-common': common.dictionary['diceware-common'],
@@ -38,7 +59,18 @@ function getEstimator() {
 }
 
 export function estimate(value: string, userInputs: string[] = []): ZxcvbnResult {
-	return getEstimator().check(value, userInputs.filter(Boolean))
+	const result = getEstimator().check(value, userInputs.filter(Boolean))
+	releaseWhenIdle()
+	return result
+}
+
+let idle: ReturnType<typeof setTimeout> | undefined
+
+/** A minute after the last estimate the dictionaries go; the next sign-up loads them again (~0.1 s). */
+function releaseWhenIdle() {
+	clearTimeout(idle)
+	idle = setTimeout(releaseEstimator, 60_000)
+	idle.unref()
 }
 
 /** zxcvbn's scale: 3 = "safely unguessable", at least 10^8 guesses (ASVS 6.2.4 / 6.2.11). */
@@ -64,7 +96,9 @@ let words: Set<string> | undefined
 
 /** Common English words and diceware words of three letters or more, lower case. */
 function wordList() {
-	words ??= new Set(
+	if (words) return words
+	const { common, englishLists } = loadLists()
+	words = new Set(
 		[
 			...(englishLists['commonWords-en'] ?? []).slice(0, 20_000),
 			...(englishLists['wikipedia-en'] ?? []).slice(0, 20_000),
@@ -100,4 +134,6 @@ export function readableShare(value: string): number {
 export function releaseEstimator() {
 	shared.storeStrengthEstimator = undefined
 	words = undefined
+	lists = undefined
+	for (const id of LIST_MODULES) delete require.cache[require.resolve(id)]
 }

@@ -58,9 +58,10 @@ export async function benchBudget(options: Options) {
 		const adminCookie = await postForm(store.base, '/sign-in', benchAdmin)
 		const customer = { name: 'Bench Shopper', email: 'budget-shopper@example.com', password: `budget-${Date.now()}-Passphrase` }
 		await postForm(store.base, '/sign-up', customer)
+		// A returning shopper signs in: the browser already holds its guestId cookie.
 		const signIn = {
 			method: 'POST' as const,
-			headers: { 'content-type': 'application/x-www-form-urlencoded', origin: store.base },
+			headers: { 'content-type': 'application/x-www-form-urlencoded', origin: store.base, cookie: guest },
 			body: new URLSearchParams({ email: customer.email, password: customer.password }).toString(),
 		}
 
@@ -69,6 +70,7 @@ export async function benchBudget(options: Options) {
 			await autocannon({ url: `${base}/products/canvas-tote`, connections, duration: 2, headers: { cookie: guest } })
 			await autocannon({ url: `${base}/`, connections, duration: 2, headers: { cookie: guest } })
 		}
+		await autocannon({ url: `${store.base}/sign-in`, connections: STORM, duration: 2, ...signIn })
 
 		const pageRows = {
 			home: { baseline: [] as Row[], store: [] as Row[] },

@@ -92,6 +92,39 @@ test.describe('security headers on every response', () => {
 		expectSecurityHeaders(response, path)
 	})
 
+	// Issue 11: static files are served from a list made at start (sirv), not by express.static.
+	test('on a root static file (GET and HEAD), the health check and a cached catalog page', async ({ request }) => {
+		for (const method of ['get', 'head'] as const) {
+			const favicon = await request[method]('/favicon.svg')
+			expect(favicon.status(), `${method} /favicon.svg`).toBe(200)
+			expect(favicon.headers()['content-type'], method).toContain('image/svg+xml')
+			expect(favicon.headers()['cache-control'], method).toContain('max-age=3600')
+			expect(favicon.headers().etag, method).toBeTruthy()
+			expectSecurityHeaders(favicon, `${method} /favicon.svg`)
+		}
+		const again = await request.get('/favicon.svg', { headers: { 'If-None-Match': (await request.get('/favicon.svg')).headers().etag ?? '' } })
+		expect(again.status()).toBe(304)
+		expectSecurityHeaders(again, '304 /favicon.svg')
+
+		const health = await request.get('/healthz')
+		expect(health.status()).toBe(200)
+		expectSecurityHeaders(health, '/healthz')
+
+		for (let i = 0; i < 2; i++) {
+			const product = await request.get('/products/canvas-tote')
+			expect(product.status()).toBe(200)
+			expectSecurityHeaders(product, `product page, view ${i + 1}`)
+			expect(product.headers()['cache-control']).toContain('no-store')
+		}
+	})
+
+	test('a write to a static file path is never answered with the file', async ({ request }) => {
+		const response = await request.post('/favicon.svg', { headers: { Origin: serverOrigin() } })
+		expect(response.status()).toBeGreaterThanOrEqual(400)
+		expect(response.headers()['content-type']).not.toContain('image/svg+xml')
+		expectSecurityHeaders(response, 'POST /favicon.svg')
+	})
+
 	test('on a 404, a missing asset and a 403', async ({ request }) => {
 		const page = await request.get(`/no-such-page-${randomUUID()}`)
 		expect(page.status()).toBe(404)
