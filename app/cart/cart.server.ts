@@ -139,6 +139,8 @@ export function cartRepository(db: Db, viewer: Viewer) {
  * cart is then deleted. Runs for sign-ins through the pages and through /api/auth/* alike.
  */
 export async function mergeGuestCart({ db, storeId, guestId, userId }: { db: Db; storeId: string; guestId: string; userId: string }) {
+	// Most sign-ins bring no guest cart: one read, no transaction (issue 11: sign-in cost).
+	if (!(await db.cart.findFirst({ where: { storeId, guestId }, select: { id: true } }))) return
 	await db.$transaction(async (tx) => {
 		const guestCart = await tx.cart.findFirst({
 			where: { storeId, guestId },
