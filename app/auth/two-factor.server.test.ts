@@ -26,6 +26,12 @@ describe('passwordSignInVerdict: what a correct password alone earns (issue 10.4
 	})
 })
 
+/** The TOTP answer of an enrolment (the store never configures the e-mail/SMS method). */
+function totp<T extends { method: string }>(answer: T) {
+	if (answer.method !== 'totp') throw new Error(`expected a TOTP enrolment, got ${answer.method}`)
+	return answer as Extract<T, { method: 'totp' }>
+}
+
 /** Only the cookies that carry a value (better-auth also sends expiring ones). */
 function liveCookies(headers: Headers) {
 	return headers
@@ -61,10 +67,10 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 
 	async function enrol(user: Awaited<ReturnType<typeof admin>>) {
 		const headers = new Headers({ cookie: user.cookie })
-		const enabled = await t.auth.api.enableTwoFactor({ body: { password: user.password }, headers })
-		const secret = secretOf(enabled.totpURI ?? '')
+		const enabled = totp(await t.auth.api.enableTwoFactor({ body: { password: user.password }, headers }))
+		const secret = secretOf(enabled.totpURI)
 		const confirmed = await t.auth.api.verifyTOTP({ body: { code: totpNow(secret) }, headers, returnHeaders: true })
-		return { secret, backupCodes: enabled.backupCodes ?? [], cookie: liveCookies(confirmed.headers).join('; ') }
+		return { secret, backupCodes: enabled.backupCodes, cookie: liveCookies(confirmed.headers).join('; ') }
 	}
 
 	async function setRequirement(on: boolean) {
@@ -74,14 +80,14 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 	it('counts an enrolment only after a valid code, and stores secret and backup codes encrypted (issue 10.4)', async () => {
 		const user = await admin()
 		const headers = new Headers({ cookie: user.cookie })
-		const enabled = await t.auth.api.enableTwoFactor({ body: { password: user.password }, headers })
-		const secret = secretOf(enabled.totpURI ?? '')
+		const enabled = totp(await t.auth.api.enableTwoFactor({ body: { password: user.password }, headers }))
+		const secret = secretOf(enabled.totpURI)
 		expect(enabled.backupCodes).toHaveLength(10)
 		expect((await t.db.user.findUniqueOrThrow({ where: { id: user.userId } })).twoFactorEnabled).toBe(false)
 		const row = await t.db.twoFactor.findFirstOrThrow({ where: { userId: user.userId } })
 		expect(row.verified).toBe(false)
 		expect(row.secret).not.toContain(secret)
-		for (const code of enabled.backupCodes ?? []) expect(row.backupCodes).not.toContain(code)
+		for (const code of enabled.backupCodes) expect(row.backupCodes).not.toContain(code)
 
 		await expect(t.auth.api.verifyTOTP({ body: { code: wrongTotp(secret) }, headers })).rejects.toThrow()
 		expect((await t.db.user.findUniqueOrThrow({ where: { id: user.userId } })).twoFactorEnabled).toBe(false)
