@@ -7,8 +7,7 @@ import { outcome } from './credentials.server'
  * Nothing here logs or stores a secret, a code or a backup code.
  */
 
-/** Where the sign-in page sends a password sign-in that needs a code. */
-export const TWO_FACTOR_PATH = '/sign-in/two-factor'
+export { TWO_FACTOR_PATH } from './two-factor-paths'
 /** `/sign-in?error=` after the challenge ended (expired, forged, or too many wrong codes). */
 export const TWO_FACTOR_RESTART = 'two_factor_restart'
 export const TWO_FACTOR_RESTART_MESSAGE =
@@ -19,14 +18,29 @@ const CHALLENGE_OVER = new Set(['INVALID_TWO_FACTOR_COOKIE', 'TOO_MANY_ATTEMPTS_
 /** …and this while the account is locked after many failures (across challenges). */
 const LOCKED = 'ACCOUNT_TEMPORARILY_LOCKED'
 
+async function challengeCookie() {
+	return (await getAuth().$context).createAuthCookie('two_factor')
+}
+
 /** Whether the request carries better-auth's two_factor cookie (its signature is checked on use). */
 export async function hasTwoFactorChallenge(request: Request): Promise<boolean> {
-	const name = (await getAuth().$context).createAuthCookie('two_factor').name
+	const { name } = await challengeCookie()
 	const cookies = request.headers.get('cookie') ?? ''
 	return cookies.split(';').some((pair) => {
 		const [key, ...value] = pair.trim().split('=')
 		return key === name && value.join('=').length > 0
 	})
+}
+
+/**
+ * A Set-Cookie that removes the two_factor cookie: better-auth spends the challenge in the
+ * database, but its own expiry of the cookie does not travel with an error thrown to auth.api.
+ */
+export async function clearedChallengeCookie(): Promise<string> {
+	const { name, attributes } = await challengeCookie()
+	const parts = [`${name}=`, 'Max-Age=0', `Path=${attributes.path ?? '/'}`, 'HttpOnly', `SameSite=${attributes.sameSite ?? 'Lax'}`]
+	if (attributes.secure) parts.push('Secure')
+	return parts.join('; ')
 }
 
 export type CodeCheck =

@@ -3,7 +3,8 @@ import { z } from 'zod'
 import type { Route } from './+types/sign-in-two-factor'
 import { requireGuest } from '../../auth/guards.server'
 import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
-import { hasTwoFactorChallenge, TWO_FACTOR_PATH, TWO_FACTOR_RESTART, verifySignInCode } from '../../auth/two-factor-flow.server'
+import { clearedChallengeCookie, hasTwoFactorChallenge, TWO_FACTOR_RESTART, verifySignInCode } from '../../auth/two-factor-flow.server'
+import { TWO_FACTOR_PATH } from '../../auth/two-factor-paths'
 import { fields, formFailure, parseForm } from '../../security/form.server'
 import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { Field, FormError } from '../../ui/forms'
@@ -43,7 +44,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 	const result = await verifySignInCode({ method, code, request })
 	if (result.ok) throw redirect(safeRedirect(redirectTo, '/account'), { headers: result.headers })
-	if (result.reason === 'restart') throw redirect(restart, { headers: result.headers })
+	if (result.reason === 'restart') {
+		const headers = new Headers(result.headers)
+		headers.append('Set-Cookie', await clearedChallengeCookie())
+		throw redirect(restart, { headers })
+	}
 	if (result.reason === 'locked') return data(formFailure({}, LOCKED_MESSAGE), { status: 429, headers: result.headers })
 	return data(formFailure({ code: WRONG_CODE }), { status: 400, headers: result.headers })
 }

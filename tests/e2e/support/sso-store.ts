@@ -3,7 +3,7 @@
  * SSO off, so these specs start their own, with SVC_* set and a fresh database (SQLite, or
  * PostgreSQL on the PostgreSQL run), next to a real OpenID provider on loopback.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,6 +20,10 @@ export type SsoStore = {
 	origin: string
 	idp: TestIdp
 	workloadCredential: string
+	/** The Store Admin the server's init seeded (password sign-in). */
+	admin: { email: string; password: string }
+	/** Another password Store Admin, created the operator's way: `scripts/init.ts` with ADMIN_EMAIL set. */
+	addPasswordAdmin(email: string, password: string): void
 	stop(): Promise<void>
 }
 
@@ -54,30 +58,31 @@ export async function startSsoStore(extraEnv: Record<string, string> = {}): Prom
 	const dir = mkdtempSync(path.join(tmpdir(), 'store-sso-'))
 	const pgDatabase = process.env.E2E_DATABASE === 'postgresql' ? await createTestDatabase('store_sso') : null
 	let stderr = ''
+	const env: Record<string, string | undefined> = {
+		...process.env,
+		NODE_ENV: 'production',
+		HOST: '127.0.0.1',
+		PORT: String(storePort),
+		AUTH_URL: origin,
+		APP_URL: origin,
+		AUTH_SECRET: randomBytes(32).toString('base64'),
+		DATABASE_URL: pgDatabase ? pgDatabase.url : `file:${path.join(dir, 'store.db')}`,
+		ADMIN_EMAIL: `seeded-admin-${randomBytes(3).toString('hex')}@e2e.example.com`,
+		ADMIN_PASSWORD: `pw-${randomBytes(16).toString('hex')}`,
+		SVC_API_URL: `${idp.issuer}/api`,
+		SVC_ADMIN_OAUTH_CLIENT_ID: clientId,
+		SVC_ADMIN_OAUTH_CLIENT_SECRET: clientSecret,
+		SVC_ADMIN_OAUTH_NAME: PROVIDER_NAME,
+		SVC_WORKLOAD_CREDENTIAL: workloadCredential,
+		EMAIL_SERVICE_API_KEY: '',
+		REDIS_URL: '',
+		RATE_LIMITS: 'off',
+		...extraEnv,
+	}
 	const child = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
 		cwd: root,
 		stdio: ['ignore', 'ignore', 'pipe'],
-		env: {
-			...process.env,
-			NODE_ENV: 'production',
-			HOST: '127.0.0.1',
-			PORT: String(storePort),
-			AUTH_URL: origin,
-			APP_URL: origin,
-			AUTH_SECRET: randomBytes(32).toString('base64'),
-			DATABASE_URL: pgDatabase ? pgDatabase.url : `file:${path.join(dir, 'store.db')}`,
-			ADMIN_EMAIL: `seeded-admin-${randomBytes(3).toString('hex')}@e2e.example.com`,
-			ADMIN_PASSWORD: `pw-${randomBytes(16).toString('hex')}`,
-			SVC_API_URL: `${idp.issuer}/api`,
-			SVC_ADMIN_OAUTH_CLIENT_ID: clientId,
-			SVC_ADMIN_OAUTH_CLIENT_SECRET: clientSecret,
-			SVC_ADMIN_OAUTH_NAME: PROVIDER_NAME,
-			SVC_WORKLOAD_CREDENTIAL: workloadCredential,
-			EMAIL_SERVICE_API_KEY: '',
-			REDIS_URL: '',
-			RATE_LIMITS: 'off',
-			...extraEnv,
-		},
+		env,
 	})
 	child.stderr?.on('data', (chunk: Buffer) => {
 		stderr = (stderr + chunk.toString()).slice(-4000)
@@ -87,6 +92,15 @@ export async function startSsoStore(extraEnv: Record<string, string> = {}): Prom
 		origin,
 		idp,
 		workloadCredential,
+		admin: { email: env.ADMIN_EMAIL ?? '', password: env.ADMIN_PASSWORD ?? '' },
+		addPasswordAdmin(email: string, password: string) {
+			const init = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/init.ts'], {
+				cwd: root,
+				env: { ...env, ADMIN_EMAIL: email, ADMIN_PASSWORD: password },
+				encoding: 'utf8',
+			})
+			if (init.status !== 0) throw new Error(`scripts/init.ts failed: ${init.stderr}`)
+		},
 		async stop() {
 			const exited = new Promise((r) => child.once('exit', r))
 			child.kill('SIGTERM')
