@@ -22,8 +22,7 @@ const ENROLMENT_REQUIRED = 'This Store requires two-factor sign-in for administr
 
 test.beforeAll(async () => {
 	test.setTimeout(120_000)
-	store = await startSsoStore()
-	store.addPasswordAdmin(second.email, second.password)
+	store = await startSsoStore({}, { passwordAdmins: [second] })
 })
 test.afterAll(async () => {
 	await store?.stop()

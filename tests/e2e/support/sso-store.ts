@@ -3,7 +3,7 @@
  * SSO off, so these specs start their own, with SVC_* set and a fresh database (SQLite, or
  * PostgreSQL on the PostgreSQL run), next to a real OpenID provider on loopback.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,8 +22,6 @@ export type SsoStore = {
 	workloadCredential: string
 	/** The Store Admin the server's init seeded (password sign-in). */
 	admin: { email: string; password: string }
-	/** Another password Store Admin, created the operator's way: `scripts/init.ts` with ADMIN_EMAIL set. */
-	addPasswordAdmin(email: string, password: string): void
 	stop(): Promise<void>
 }
 
@@ -43,7 +41,25 @@ async function waitForHealth(origin: string, child: ChildProcess, stderr: () => 
 	throw new Error(`SSO store did not start: ${stderr()}`)
 }
 
-export async function startSsoStore(extraEnv: Record<string, string> = {}): Promise<SsoStore> {
+function runInit(env: Record<string, string | undefined>) {
+	return new Promise<void>((resolve, reject) => {
+		let stderr = ''
+		const init = spawn(process.execPath, ['--import', 'tsx', 'scripts/init.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] })
+		init.stderr?.on('data', (chunk: Buffer) => {
+			stderr = (stderr + chunk.toString()).slice(-4000)
+		})
+		init.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`scripts/init.ts failed (${code}): ${stderr}`))))
+	})
+}
+
+/**
+ * `passwordAdmins`: further password Store Admins, created the operator's way (`scripts/init.ts`
+ * with ADMIN_EMAIL set) before the server starts, so init never waits on the server's database.
+ */
+export async function startSsoStore(
+	extraEnv: Record<string, string> = {},
+	{ passwordAdmins = [] }: { passwordAdmins?: { email: string; password: string }[] } = {},
+): Promise<SsoStore> {
 	const [storePort, idpPort] = [await freePort(), await freePort()]
 	const origin = `http://127.0.0.1:${storePort}`
 	const clientId = `store-${randomBytes(4).toString('hex')}`
@@ -79,6 +95,8 @@ export async function startSsoStore(extraEnv: Record<string, string> = {}): Prom
 		RATE_LIMITS: 'off',
 		...extraEnv,
 	}
+	// Not spawnSync: init reaches the provider, which answers from this very process.
+	for (const extra of passwordAdmins) await runInit({ ...env, ADMIN_EMAIL: extra.email, ADMIN_PASSWORD: extra.password })
 	const child = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
 		cwd: root,
 		stdio: ['ignore', 'ignore', 'pipe'],
@@ -93,14 +111,6 @@ export async function startSsoStore(extraEnv: Record<string, string> = {}): Prom
 		idp,
 		workloadCredential,
 		admin: { email: env.ADMIN_EMAIL ?? '', password: env.ADMIN_PASSWORD ?? '' },
-		addPasswordAdmin(email: string, password: string) {
-			const init = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/init.ts'], {
-				cwd: root,
-				env: { ...env, ADMIN_EMAIL: email, ADMIN_PASSWORD: password },
-				encoding: 'utf8',
-			})
-			if (init.status !== 0) throw new Error(`scripts/init.ts failed: ${init.stderr}`)
-		},
 		async stop() {
 			const exited = new Promise((r) => child.once('exit', r))
 			child.kill('SIGTERM')
