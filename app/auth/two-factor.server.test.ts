@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, type TestDatabase, openPrivateTestDatabase, uniqueEmail } from '../../tests/helpers/databases'
-import { secretOf, totpNow, wrongTotp } from '../../tests/helpers/totp'
+import { secretOf, totpNow, unusedTotp, wrongTotp } from '../../tests/helpers/totp'
 import { repositoriesFor } from '../data/repositories.server'
 import { AdminNotEnrolledError } from '../data/store.server'
 import type { AdminViewer } from '../data/viewer'
@@ -69,7 +69,7 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 		const headers = new Headers({ cookie: user.cookie })
 		const enabled = totp(await t.auth.api.enableTwoFactor({ body: { password: user.password }, headers }))
 		const secret = secretOf(enabled.totpURI)
-		const confirmed = await t.auth.api.verifyTOTP({ body: { code: totpNow(secret) }, headers, returnHeaders: true })
+		const confirmed = await t.auth.api.verifyTOTP({ body: { code: await unusedTotp(secret) }, headers, returnHeaders: true })
 		return { secret, backupCodes: enabled.backupCodes, cookie: liveCookies(confirmed.headers).join('; ') }
 	}
 
@@ -91,7 +91,7 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 
 		await expect(t.auth.api.verifyTOTP({ body: { code: wrongTotp(secret) }, headers })).rejects.toThrow()
 		expect((await t.db.user.findUniqueOrThrow({ where: { id: user.userId } })).twoFactorEnabled).toBe(false)
-		await t.auth.api.verifyTOTP({ body: { code: totpNow(secret) }, headers })
+		await t.auth.api.verifyTOTP({ body: { code: await unusedTotp(secret) }, headers })
 		expect((await t.db.user.findUniqueOrThrow({ where: { id: user.userId } })).twoFactorEnabled).toBe(true)
 	})
 
@@ -141,7 +141,7 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 		await setRequirement(false)
 	})
 
-	it('answers an enrolled admin’s password with a challenge, not a session, and the code completes it once (issue 10.4, ASVS 6.3.3)', async () => {
+	it('answers an enrolled admin’s password with a challenge, not a session; a code completes it once and is accepted once (issue 10.4, ASVS 6.3.3, 6.5.1)', async () => {
 		const user = await admin('challenged')
 		const { secret, backupCodes } = await enrol(user)
 		await setRequirement(true)
@@ -162,20 +162,26 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 		expect(forged.status).toBe(401)
 		expect(await t.db.session.count({ where: { userId: user.userId } })).toBe(sessionsBefore)
 
-		const right = await call(t, '/two-factor/verify-totp', { code: totpNow(secret) }, challenge)
+		const code = await unusedTotp(secret)
+		const right = await call(t, '/two-factor/verify-totp', { code }, challenge)
 		expect(right.status).toBe(200)
 		expect(liveCookies(right.headers).some((c) => c.includes('session_token'))).toBe(true)
 		// The challenge is spent: replaying its cookie is refused.
 		expect((await call(t, '/two-factor/verify-totp', { code: totpNow(secret) }, challenge)).status).toBe(401)
 
+		// A TOTP code is accepted once (ASVS 6.5.1): the same code at a new challenge fails, another valid one works.
+		const again = liveCookies((await call(t, '/sign-in/email', { email: user.email, password: user.password })).headers).join('; ')
+		expect((await call(t, '/two-factor/verify-totp', { code }, again)).status).toBe(401)
+		expect((await call(t, '/two-factor/verify-totp', { code: await unusedTotp(secret) }, again)).status).toBe(200)
+
 		// A backup code works once only.
-		const code = backupCodes[0] ?? ''
+		const backup = backupCodes[0] ?? ''
 		const second = liveCookies((await call(t, '/sign-in/email', { email: user.email, password: user.password })).headers).join('; ')
-		expect((await call(t, '/two-factor/verify-backup-code', { code }, second)).status).toBe(200)
+		expect((await call(t, '/two-factor/verify-backup-code', { code: backup }, second)).status).toBe(200)
 		const third = liveCookies((await call(t, '/sign-in/email', { email: user.email, password: user.password })).headers).join('; ')
-		expect((await call(t, '/two-factor/verify-backup-code', { code }, third)).status).toBe(401)
+		expect((await call(t, '/two-factor/verify-backup-code', { code: backup }, third)).status).toBe(401)
 		await setRequirement(false)
-	})
+	}, 90_000)
 
 	it('refuses to disable the factor for an admin while the Store requires it (issue 10.4)', async () => {
 		const user = await admin('keeps')

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { BetterAuthPlugin } from 'better-auth'
 import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api'
 import { deleteSessionCookie } from 'better-auth/cookies'
@@ -54,6 +55,35 @@ export async function storeRequiresAdminTwoFactor(db: Db): Promise<boolean> {
 type SignedInUser = { id: string; role?: string | null; twoFactorEnabled?: boolean | null }
 
 /**
+ * ASVS 6.5.1: a TOTP code is accepted once. better-auth accepts any code of the current ±1
+ * time step (90 s) as often as it is sent; we remember a spent code per user for 2 minutes
+ * in its verification table, hashed (a spent code is worthless, but it never sits there as text).
+ */
+const SPENT_CODE_TTL_MS = 120_000
+
+function spentCodeId(userId: string, code: string) {
+	return `totp-spent-${createHash('sha256').update(`${userId}:${code}`).digest('base64url')}`
+}
+
+type VerifyCtx = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]
+
+/** The user a TOTP check is about: the signed-in user (enrolment) or the challenge's (sign-in). */
+async function totpUserId(ctx: VerifyCtx): Promise<string | null> {
+	const session = await getSessionFromCtx(ctx).catch(() => null)
+	if (session) return session.user.id
+	const cookie = ctx.context.createAuthCookie('two_factor')
+	const challenge = await ctx.getSignedCookie(cookie.name, ctx.context.secret)
+	if (!challenge) return null
+	const row = await ctx.context.internalAdapter.findVerificationValue(challenge)
+	return row?.value ?? null
+}
+
+function codeOf(ctx: VerifyCtx) {
+	const code = (ctx.body as { code?: unknown } | undefined)?.code
+	return typeof code === 'string' ? code : null
+}
+
+/**
  * The Store's requirement, enforced inside better-auth so the /sign-in page (auth.api) and a
  * direct POST /api/auth/sign-in/email cannot differ. It runs after the password was checked:
  * a wrong password still gets better-auth's one generic answer, never this one.
@@ -63,6 +93,18 @@ function adminTwoFactorRule({ db }: { db: Db }) {
 		id: 'store-admin-two-factor',
 		hooks: {
 			before: [
+				{
+					matcher: (ctx) => ctx.path === '/two-factor/verify-totp',
+					handler: createAuthMiddleware(async (ctx) => {
+						const code = codeOf(ctx)
+						const userId = code ? await totpUserId(ctx) : null
+						if (!code || !userId) return
+						const spent = await ctx.context.internalAdapter.findVerificationValue(spentCodeId(userId, code))
+						if (spent && new Date(spent.expiresAt).getTime() > Date.now()) {
+							throw new APIError('UNAUTHORIZED', { code: 'INVALID_CODE', message: 'Invalid code' })
+						}
+					}),
+				},
 				{
 					// Disabling the factor while the Store requires it would leave the admin unable to sign in.
 					matcher: (ctx) => ctx.path === '/two-factor/disable',
@@ -78,6 +120,20 @@ function adminTwoFactorRule({ db }: { db: Db }) {
 				},
 			],
 			after: [
+				{
+					matcher: (ctx) => ctx.path === '/two-factor/verify-totp',
+					handler: createAuthMiddleware(async (ctx) => {
+						// A session was made (sign-in) or replaced (enrolment): the code was good, so it is spent.
+						const userId = ctx.context.newSession?.user.id
+						const code = codeOf(ctx)
+						if (!userId || !code || ctx.context.returned instanceof Error) return
+						await ctx.context.internalAdapter.createVerificationValue({
+							identifier: spentCodeId(userId, code),
+							value: userId,
+							expiresAt: new Date(Date.now() + SPENT_CODE_TTL_MS),
+						})
+					}),
+				},
 				{
 					matcher: (ctx) => PASSWORD_SIGN_IN_PATHS.has(ctx.path ?? ''),
 					handler: createAuthMiddleware(async (ctx) => {

@@ -5,11 +5,12 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Browser, Page } from '@playwright/test'
-import { totpNow, wrongTotp } from '../helpers/totp.ts'
+import { totpNow, unusedTotp, wrongTotp } from '../helpers/totp.ts'
 import { expect, test } from './support/fixtures.ts'
 import { type SsoStore, blockExternalRequests, managedSignIn, startSsoStore } from './support/sso-store.ts'
 
-test.describe.configure({ mode: 'serial' })
+// Serial, and patient: each TOTP code is accepted once, so a test may wait for the next 30 s step.
+test.describe.configure({ mode: 'serial', timeout: 90_000 })
 test.use({ javaScriptEnabled: false })
 
 let store: SsoStore
@@ -73,7 +74,7 @@ async function signInSeededAdmin(page: Page) {
 	await passwordStep(page, store.admin.email, store.admin.password)
 	if (secret) {
 		await expect(page).toHaveURL(`${store.origin}/sign-in/two-factor?redirectTo=%2Fadmin`)
-		await codeStep(page, totpNow(secret))
+		await codeStep(page, await unusedTotp(secret))
 	}
 	await expect(page).toHaveURL(`${store.origin}/admin`)
 }
@@ -108,7 +109,7 @@ test('enrols an admin in TOTP without JavaScript, counting it only after a valid
 	await expect(section.getByText('That code is not right.')).toBeVisible()
 	await expect(section.getByTestId('two-factor-status')).toContainText('Not on yet')
 
-	await section.getByLabel('6-digit code from your app').fill(totpNow(secret))
+	await section.getByLabel('6-digit code from your app').fill(await unusedTotp(secret))
 	await section.getByRole('button', { name: 'Confirm and turn on' }).click()
 	await expect(page.getByText('Two-factor sign-in is on.')).toBeVisible()
 	await expect(section.getByTestId('two-factor-status')).toContainText('On:')
@@ -149,7 +150,7 @@ test('an enrolled admin switches the requirement on, and the change is audited (
 	await expect(rows.filter({ hasText: second.email })).toHaveCount(0)
 })
 
-test('requires a second factor for a password admin sign-in when the Store requires it; a correct code reaches /admin and its challenge cannot be replayed (issue 10.4, ASVS 6.3.3)', async ({
+test('requires a second factor for a password admin sign-in when the Store requires it; a correct code reaches /admin, once, and its challenge cannot be replayed (issue 10.4, ASVS 6.3.3, 6.5.1)', async ({
 	browser,
 }) => {
 	const page = await freshPage(browser)
@@ -159,9 +160,16 @@ test('requires a second factor for a password admin sign-in when the Store requi
 	const challenge = (await page.context().cookies()).find((c) => c.name.endsWith('two_factor'))
 	expect(challenge?.value).toBeTruthy()
 
-	expect(await codeStep(page, totpNow(secret))).toBe(302)
+	const code = await unusedTotp(secret)
+	expect(await codeStep(page, code)).toBe(302)
 	await expect(page).toHaveURL(`${store.origin}/admin`)
 	expect(await hasSession(page)).toBe(true)
+
+	// The same code is accepted once (ASVS 6.5.1): at a new challenge it is refused.
+	const again = await freshPage(browser)
+	await passwordStep(again, store.admin.email, store.admin.password)
+	expect(await codeStep(again, code)).toBe(400)
+	await expect(again.getByText('That code is not right.')).toBeVisible()
 
 	// The spent challenge cookie, replayed in another browser, is refused: start over.
 	const replay = await freshPage(browser)
@@ -203,8 +211,8 @@ test('after better-auth’s attempt limit the code step ends and the user starts
 	const page = await freshPage(browser)
 	await passwordStep(page, store.admin.email, store.admin.password)
 	for (let attempt = 0; attempt < 5; attempt++) expect(await codeStep(page, wrongTotp(secret))).toBe(400)
-	// The sixth try, even with the right code, finds the challenge spent.
-	await codeStep(page, totpNow(secret))
+	// The sixth try finds the challenge ended; afterwards no code can be entered at all.
+	await codeStep(page, wrongTotp(secret))
 	expect(new URL(page.url()).pathname).toBe('/sign-in')
 	await expect(page.getByText('Please sign in again')).toBeVisible()
 	await page.goto(`${store.origin}/sign-in/two-factor?redirectTo=%2Fadmin`)

@@ -56,3 +56,29 @@ export function wrongTotp(base32Secret: string, at = Date.now()): string {
 		if (!valid.has(candidate)) return candidate
 	}
 }
+
+const spent = new Map<string, Set<string>>()
+
+/**
+ * A code valid right now (better-auth accepts the current step and one either side) that this
+ * test run has not used yet: the store accepts each code once (ASVS 6.5.1). Waits for the next
+ * 30 s step only when all three are spent. The code is marked as used.
+ */
+export async function unusedTotp(base32Secret: string): Promise<string> {
+	const used = spent.get(base32Secret) ?? new Set<string>()
+	spent.set(base32Secret, used)
+	for (;;) {
+		const step = Math.floor(Date.now() / 30_000)
+		const key = base32Decode(base32Secret)
+		// Current step first; the next step only well inside this one (so it stays valid a while).
+		const offsets = Date.now() % 30_000 < 20_000 ? [0, 1, -1] : [0, -1]
+		for (const offset of offsets) {
+			const code = hotp(key, step + offset)
+			if (!used.has(code)) {
+				used.add(code)
+				return code
+			}
+		}
+		await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 200))
+	}
+}
