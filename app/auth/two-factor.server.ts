@@ -84,9 +84,10 @@ function codeOf(ctx: VerifyCtx) {
 }
 
 /**
- * The Store's requirement, enforced inside better-auth so the /sign-in page (auth.api) and a
- * direct POST /api/auth/sign-in/email cannot differ. It runs after the password was checked:
- * a wrong password still gets better-auth's one generic answer, never this one.
+ * The store's rules on top of the plugin, inside better-auth so the pages (auth.api) and direct
+ * /api/auth/* requests cannot differ: single-use TOTP codes; no disabling the factor while the
+ * Store requires it of admins; and the requirement itself, checked after the password was (a
+ * wrong password still gets better-auth's one generic answer, never the enrolment message).
  */
 function adminTwoFactorRule({ db }: { db: Db }) {
 	return {
