@@ -11,6 +11,7 @@ export default [
 	route('sign-up', 'routes/auth/sign-up.tsx'),
 	route('sign-in', 'routes/auth/sign-in.tsx'),
 	route('sign-in/sso', 'routes/auth/sign-in-sso.tsx'),
+	route('sign-in/two-factor', 'routes/auth/sign-in-two-factor.tsx'),
 	route('sign-out', 'routes/auth/sign-out.tsx'),
 	route('account', 'routes/account/account.tsx'),
 	route('account/password', 'routes/account/password.tsx'),

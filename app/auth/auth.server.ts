@@ -11,6 +11,7 @@ import { accountRules } from './account-rules.server'
 import { hashPassword, verifyPassword } from './password-hashing.server'
 import { guestIdFromCookieHeader } from './guest-cookie.server'
 import { ssoPlugins } from './sso.server'
+import { twoFactorPlugins } from './two-factor.server'
 import { workloadCredentialRule } from './workload-credential.server'
 
 const adminPlugin = () => admin({ defaultRole: 'user', adminRoles: ['admin'] })
@@ -29,12 +30,14 @@ export const ADMIN_HTTP_PATHS = Object.values(adminPlugin().endpoints).map((endp
  * password-reset or verification callbacks are registered. Spec 5.5: no social
  * providers are configured, whatever credentials the environment holds.
  */
+export const APP_NAME = 'Store'
+
 export function createAuth({ db, config }: { db: Db; config: Config }) {
 	const scopeToStore = async <T extends object>(row: T) => ({
 		data: { ...row, storeId: await runtimeStoreId(db) },
 	})
 	return betterAuth({
-		appName: 'Store',
+		appName: APP_NAME,
 		secret: config.authSecret,
 		baseURL: config.authUrl,
 		basePath: '/api/auth',
@@ -99,6 +102,8 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 			// Issue 10 (app/auth/sso.server.ts, workload-credential.server.ts): managed sign-in when configured.
 			workloadCredentialRule(config),
 			...ssoPlugins({ db, config }),
+			// Issue 10.4 (app/auth/two-factor.server.ts): TOTP and backup codes; the Store's admin rule.
+			...twoFactorPlugins({ db, issuer: APP_NAME }),
 		],
 	})
 }

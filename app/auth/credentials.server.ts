@@ -8,12 +8,15 @@ function cookiesOf(headers: Headers) {
 	return out
 }
 
-type Outcome = { ok: true; headers: Headers } | { ok: false; status: number; code: string; message: string }
+export type Outcome<T = unknown> =
+	| { ok: true; headers: Headers; response: T }
+	| { ok: false; status: number; code: string; message: string; headers: Headers }
 
-async function outcome(call: () => Promise<{ headers: Headers }>): Promise<Outcome> {
+/** better-auth's answer as a value: the cookies it set (also on failure: it may expire one) and its body. */
+export async function outcome<T>(call: () => Promise<{ headers: Headers; response: T }>): Promise<Outcome<T>> {
 	try {
-		const { headers } = await call()
-		return { ok: true, headers: cookiesOf(headers) }
+		const { headers, response } = await call()
+		return { ok: true, headers: cookiesOf(headers), response }
 	} catch (error) {
 		if (!(error instanceof APIError)) throw error
 		return {
@@ -21,18 +24,26 @@ async function outcome(call: () => Promise<{ headers: Headers }>): Promise<Outco
 			status: error.statusCode,
 			code: String(error.body?.code ?? 'UNKNOWN'),
 			message: String(error.body?.message ?? ''),
+			headers: cookiesOf(new Headers(error.headers ?? undefined)),
 		}
 	}
 }
 
-export function signInWithEmail(input: { email: string; password: string; request: Request }) {
-	return outcome(() =>
+/**
+ * A password sign-in. `response.twoFactorRedirect` means no session exists yet: better-auth
+ * set its short-lived two_factor cookie and waits for a code (app/auth/two-factor.server.ts).
+ */
+export async function signInWithEmail(input: { email: string; password: string; request: Request }) {
+	const result = await outcome(() =>
 		getAuth().api.signInEmail({
 			body: { email: input.email, password: input.password },
 			headers: input.request.headers,
 			returnHeaders: true,
 		}),
 	)
+	if (!result.ok) return result
+	const twoFactorRedirect = (result.response as { twoFactorRedirect?: unknown }).twoFactorRedirect === true
+	return { ...result, twoFactorRedirect }
 }
 
 /** Registers a Customer account (role `user`; nothing privileged is accepted) and signs it in. */

@@ -1,9 +1,10 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
 import { getDb } from '../data/db.server'
 import { runtimeStoreId } from '../data/runtime-store.server'
-import type { Role, Viewer } from '../data/viewer'
+import type { Viewer } from '../data/viewer'
 import { getAuth } from './auth.server'
 import { issueGuestId, readGuestId } from './guest-cookie.server'
+import { roleOf } from './roles'
 
 type RequestViewer = {
 	request: Request
@@ -93,7 +94,4 @@ async function loadViewer({ request, guestId, setCookies }: RequestViewer): Prom
 	return { kind: 'guest', storeId, guestId }
 }
 
-/** The admin plugin stores roles comma-separated; only the exact `admin` role counts. */
-export function roleOf(role: string | null | undefined): Role {
-	return role?.split(',').some((r) => r.trim() === 'admin') ? 'admin' : 'user'
-}
+export { roleOf }

@@ -12,6 +12,18 @@ export function accountRepository(db: Db, viewer: UserViewer) {
 			})
 		},
 
+		/** Issue 10.4: `pending` is an enrolment started but not yet confirmed with a code. */
+		async twoFactorStatus() {
+			const user = await db.user.findUniqueOrThrow({
+				where: own,
+				select: { twoFactorEnabled: true, twoFactors: { select: { verified: true } } },
+			})
+			return {
+				enabled: user.twoFactorEnabled,
+				pending: !user.twoFactorEnabled && user.twoFactors.some((row) => row.verified === false),
+			}
+		},
+
 		updateProfile(input: { name: string }) {
 			return db.user.update({
 				where: own,

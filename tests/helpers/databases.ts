@@ -1,10 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { inject } from 'vitest'
 import { cookieHeader } from './http'
 import { type Auth, createAuth } from '../../app/auth/auth.server'
 import { parseConfig } from '../../app/config/env.server'
 import type { DatabaseProvider } from '../../app/data/database-url'
 import { createDb, type Db } from '../../app/data/db.server'
-import { runtimeStoreId } from '../../app/data/runtime-store.server'
+import { ensureRuntimeStore, runtimeStoreId } from '../../app/data/runtime-store.server'
+import { migrateDatabase } from '../../scripts/lib/migrate'
+import { createTestDatabase, dropTestDatabase } from './postgres'
 
 export type TestDatabase = {
 	provider: DatabaseProvider
@@ -40,4 +45,31 @@ export async function signUpCustomer(auth: Auth, email = uniqueEmail()) {
 		returnHeaders: true,
 	})
 	return { userId: response.user.id, email, cookie: cookieHeader(headers) }
+}
+
+/**
+ * A database of its own for `provider` (migrated, with the runtime Store), for tests that change
+ * Store-wide settings other test files running at the same time must not see. `close()` drops it.
+ */
+export async function openPrivateTestDatabase(provider: DatabaseProvider): Promise<TestDatabase & { close(): Promise<void> }> {
+	const dir = provider === 'sqlite' ? mkdtempSync(join(tmpdir(), 'store-private-')) : null
+	const pgDatabase = provider === 'postgresql' ? await createTestDatabase('store_private') : null
+	const url = pgDatabase ? pgDatabase.url : `file:${join(dir ?? '', 'store.db')}`
+	migrateDatabase(url, { quiet: true })
+	const db = createDb(url)
+	await ensureRuntimeStore(db)
+	const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: url })
+	const auth = createAuth({ db, config })
+	return {
+		provider,
+		url,
+		db,
+		auth,
+		storeId: await runtimeStoreId(db),
+		async close() {
+			await db.$disconnect()
+			if (pgDatabase) await dropTestDatabase(pgDatabase.name)
+			if (dir) rmSync(dir, { recursive: true, force: true })
+		},
+	}
 }

@@ -1,41 +1,74 @@
 import { data, Form, useNavigation } from 'react-router'
+import { z } from 'zod'
 import type { Route } from './+types/store'
 import { requireAdmin } from '../../auth/guards.server'
 import { repositoriesFor } from '../../data/repositories.server'
-import { fields, parseForm } from '../../security/form.server'
+import { AdminNotEnrolledError } from '../../data/store.server'
+import { fields, formFailure, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
-import { Field, FormError } from '../../ui/forms'
+import { Field, FieldError, FormError } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Store profile · Store Admin' }]
 
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
-	return repositoriesFor(admin).store.profile()
+	return repositoriesFor(admin).store.settings()
 }
 
 /** The Store edited is the session's Store; a `storeId` in the body is refused (400). */
 export async function action(args: Route.ActionArgs) {
 	const admin = await requireAdmin(args)
-	const form = await parseForm(args.request, { name: fields.name })
+	const form = await parseForm(args.request, {
+		name: fields.name,
+		// A checkbox: present ("on") when ticked, absent when not.
+		requireAdminTwoFactor: z.literal('on', { message: 'Tick the box or leave it empty' }).optional(),
+	})
 	if (!form.ok) return data(form, { status: 400 })
-	await repositoriesFor(admin).store.updateProfile(form.data)
+	try {
+		await repositoriesFor(admin).store.updateProfile({
+			name: form.data.name,
+			requireAdminTwoFactor: form.data.requireAdminTwoFactor === 'on',
+		})
+	} catch (error) {
+		if (!(error instanceof AdminNotEnrolledError)) throw error
+		return data(formFailure({ requireAdminTwoFactor: error.message }), { status: 400 })
+	}
 	throw await redirectWithFlash('/admin/store', 'Store profile saved.')
 }
 
 export default function StoreProfile({ loaderData, actionData }: Route.ComponentProps) {
 	const pending = useNavigation().state === 'submitting'
+	const errors = actionData && !actionData.ok ? actionData : undefined
 	return (
 		<section>
 			<h1>Store profile</h1>
 			<Form method="post" noValidate>
-				<FormError message={actionData?.formError} />
+				<FormError message={errors?.formError} />
 				<Field
 					name="name"
 					label="Store name"
 					defaultValue={loaderData.name}
 					required
-					error={actionData?.fieldErrors.name}
+					error={errors?.fieldErrors.name}
 				/>
+				<fieldset>
+					<legend>Sign-in</legend>
+					<label>
+						<input
+							type="checkbox"
+							name="requireAdminTwoFactor"
+							defaultChecked={loaderData.requireAdminTwoFactor}
+							aria-describedby="field-requireAdminTwoFactor-error"
+						/>{' '}
+						Require two-factor sign-in for administrators
+					</label>
+					<p className="hint">
+						Admins who sign in with a password must then enter a code from their authenticator app; an admin
+						who has not set it up cannot sign in with a password. Managed sign-in leaves the second factor to
+						the provider. Set it up for yourself first (Account → Sessions and security).
+					</p>
+					<FieldError id="field-requireAdminTwoFactor-error" message={errors?.fieldErrors.requireAdminTwoFactor} />
+				</fieldset>
 				<button type="submit" disabled={pending}>
 					{pending ? 'Saving…' : 'Save'}
 				</button>

@@ -11,6 +11,8 @@ import { getConfig } from '../../config/env.server'
 import { managedSignInError } from '../../auth/sso-flow.server'
 import { managedSignInButton } from '../../auth/sso.server'
 import { ManagedSignIn } from '../../ui/managed-sign-in'
+import { ENROLMENT_REQUIRED_MESSAGE, TWO_FACTOR_ENROLMENT_REQUIRED } from '../../auth/two-factor.server'
+import { TWO_FACTOR_PATH, TWO_FACTOR_RESTART, TWO_FACTOR_RESTART_MESSAGE } from '../../auth/two-factor-flow.server'
 
 export const meta = () => [{ title: 'Sign in' }]
 
@@ -22,7 +24,11 @@ export async function loader(args: Route.LoaderArgs) {
 	await requireGuest(args, safeRedirect(redirectTo, '/account'))
 	// Issue 10: the managed sign-in button (only when it is on) and what its round trip said.
 	const error = new URL(args.request.url).searchParams.get('error')
-	return { sso: managedSignInButton(getConfig()), ssoError: managedSignInError(error) }
+	// Issue 10.4: the code step ended (expired, forged or too many wrong codes): start over.
+	if (error === TWO_FACTOR_RESTART) {
+		return { sso: managedSignInButton(getConfig()), ssoError: null, notice: TWO_FACTOR_RESTART_MESSAGE }
+	}
+	return { sso: managedSignInButton(getConfig()), ssoError: managedSignInError(error), notice: null }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -41,8 +47,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (accountLimit) return accountLimit
 	const result = await signInWithEmail({ email, password, request })
 	if (!result.ok) {
+		// Issue 10.4: the password was right, but the Store requires an admin's second factor first.
+		if (result.code === TWO_FACTOR_ENROLMENT_REQUIRED) {
+			return data(formFailure({}, ENROLMENT_REQUIRED_MESSAGE), { status: 403, headers: result.headers })
+		}
 		return data(formFailure({}, SIGN_IN_FAILED), { status: 401 })
 	}
+	// No session yet: better-auth set its two_factor cookie and waits for a code.
+	if (result.twoFactorRedirect) throw redirect(withRedirect(TWO_FACTOR_PATH, redirectTo ?? ''), { headers: result.headers })
 	throw redirect(safeRedirect(redirectTo, '/account'), { headers: result.headers })
 }
 
@@ -54,7 +66,7 @@ export default function SignIn({ actionData, loaderData }: Route.ComponentProps)
 		<section className="card">
 			<h1>Sign in</h1>
 			<Form method="post" noValidate>
-				<FormError message={errors?.formError} />
+				<FormError message={errors?.formError ?? loaderData?.notice ?? undefined} />
 				<Field name="email" label="Email" type="email" autoComplete="email" required error={errors?.fieldErrors.email} />
 				<Field
 					name="password"

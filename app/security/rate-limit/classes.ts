@@ -26,6 +26,8 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	'routes/auth/sign-up': { read: 'general', write: 'authentication', form: true },
 	'routes/auth/sign-in': { read: 'general', write: 'authentication', form: true },
 	'routes/auth/sign-in-sso': { read: 'general', write: 'authentication' },
+	// Issue 10.4: the code step of a password sign-in; guessing codes is guessing a credential.
+	'routes/auth/sign-in-two-factor': { read: 'general', write: 'authentication', form: true },
 	'routes/auth/sign-out': { read: 'general', write: 'authentication' },
 	'routes/account/account': page,
 	'routes/account/password': { read: 'general', write: 'authentication', form: true },

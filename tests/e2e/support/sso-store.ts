@@ -20,6 +20,8 @@ export type SsoStore = {
 	origin: string
 	idp: TestIdp
 	workloadCredential: string
+	/** The Store Admin the server's init seeded (password sign-in). */
+	admin: { email: string; password: string }
 	stop(): Promise<void>
 }
 
@@ -39,7 +41,25 @@ async function waitForHealth(origin: string, child: ChildProcess, stderr: () => 
 	throw new Error(`SSO store did not start: ${stderr()}`)
 }
 
-export async function startSsoStore(extraEnv: Record<string, string> = {}): Promise<SsoStore> {
+function runInit(env: Record<string, string | undefined>) {
+	return new Promise<void>((resolve, reject) => {
+		let stderr = ''
+		const init = spawn(process.execPath, ['--import', 'tsx', 'scripts/init.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] })
+		init.stderr?.on('data', (chunk: Buffer) => {
+			stderr = (stderr + chunk.toString()).slice(-4000)
+		})
+		init.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`scripts/init.ts failed (${code}): ${stderr}`))))
+	})
+}
+
+/**
+ * `passwordAdmins`: further password Store Admins, created the operator's way (`scripts/init.ts`
+ * with ADMIN_EMAIL set) before the server starts, so init never waits on the server's database.
+ */
+export async function startSsoStore(
+	extraEnv: Record<string, string> = {},
+	{ passwordAdmins = [] }: { passwordAdmins?: { email: string; password: string }[] } = {},
+): Promise<SsoStore> {
 	const [storePort, idpPort] = [await freePort(), await freePort()]
 	const origin = `http://127.0.0.1:${storePort}`
 	const clientId = `store-${randomBytes(4).toString('hex')}`
@@ -54,30 +74,33 @@ export async function startSsoStore(extraEnv: Record<string, string> = {}): Prom
 	const dir = mkdtempSync(path.join(tmpdir(), 'store-sso-'))
 	const pgDatabase = process.env.E2E_DATABASE === 'postgresql' ? await createTestDatabase('store_sso') : null
 	let stderr = ''
+	const env: Record<string, string | undefined> = {
+		...process.env,
+		NODE_ENV: 'production',
+		HOST: '127.0.0.1',
+		PORT: String(storePort),
+		AUTH_URL: origin,
+		APP_URL: origin,
+		AUTH_SECRET: randomBytes(32).toString('base64'),
+		DATABASE_URL: pgDatabase ? pgDatabase.url : `file:${path.join(dir, 'store.db')}`,
+		ADMIN_EMAIL: `seeded-admin-${randomBytes(3).toString('hex')}@e2e.example.com`,
+		ADMIN_PASSWORD: `pw-${randomBytes(16).toString('hex')}`,
+		SVC_API_URL: `${idp.issuer}/api`,
+		SVC_ADMIN_OAUTH_CLIENT_ID: clientId,
+		SVC_ADMIN_OAUTH_CLIENT_SECRET: clientSecret,
+		SVC_ADMIN_OAUTH_NAME: PROVIDER_NAME,
+		SVC_WORKLOAD_CREDENTIAL: workloadCredential,
+		EMAIL_SERVICE_API_KEY: '',
+		REDIS_URL: '',
+		RATE_LIMITS: 'off',
+		...extraEnv,
+	}
+	// Not spawnSync: init reaches the provider, which answers from this very process.
+	for (const extra of passwordAdmins) await runInit({ ...env, ADMIN_EMAIL: extra.email, ADMIN_PASSWORD: extra.password })
 	const child = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
 		cwd: root,
 		stdio: ['ignore', 'ignore', 'pipe'],
-		env: {
-			...process.env,
-			NODE_ENV: 'production',
-			HOST: '127.0.0.1',
-			PORT: String(storePort),
-			AUTH_URL: origin,
-			APP_URL: origin,
-			AUTH_SECRET: randomBytes(32).toString('base64'),
-			DATABASE_URL: pgDatabase ? pgDatabase.url : `file:${path.join(dir, 'store.db')}`,
-			ADMIN_EMAIL: `seeded-admin-${randomBytes(3).toString('hex')}@e2e.example.com`,
-			ADMIN_PASSWORD: `pw-${randomBytes(16).toString('hex')}`,
-			SVC_API_URL: `${idp.issuer}/api`,
-			SVC_ADMIN_OAUTH_CLIENT_ID: clientId,
-			SVC_ADMIN_OAUTH_CLIENT_SECRET: clientSecret,
-			SVC_ADMIN_OAUTH_NAME: PROVIDER_NAME,
-			SVC_WORKLOAD_CREDENTIAL: workloadCredential,
-			EMAIL_SERVICE_API_KEY: '',
-			REDIS_URL: '',
-			RATE_LIMITS: 'off',
-			...extraEnv,
-		},
+		env,
 	})
 	child.stderr?.on('data', (chunk: Buffer) => {
 		stderr = (stderr + chunk.toString()).slice(-4000)
@@ -87,6 +110,7 @@ export async function startSsoStore(extraEnv: Record<string, string> = {}): Prom
 		origin,
 		idp,
 		workloadCredential,
+		admin: { email: env.ADMIN_EMAIL ?? '', password: env.ADMIN_PASSWORD ?? '' },
 		async stop() {
 			const exited = new Promise((r) => child.once('exit', r))
 			child.kill('SIGTERM')

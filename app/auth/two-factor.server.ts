@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto'
+import type { BetterAuthPlugin } from 'better-auth'
+import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api'
+import { deleteSessionCookie } from 'better-auth/cookies'
+import { twoFactor } from 'better-auth/plugins'
+import type { Db } from '../data/db.server'
+import { runtimeStoreId } from '../data/runtime-store.server'
+import { roleOf } from './roles'
+
+/**
+ * Two-factor sign-in (issue 10.4, ASVS 6.3.3; docs/decisions/027-two-factor.md).
+ *
+ * better-auth's two-factor plugin owns the factor: TOTP secret and backup codes (stored
+ * encrypted with AUTH_SECRET), the challenge cookie, the code check, the per-challenge and
+ * per-account attempt limits. A user who has enrolled is always asked for a code at a
+ * password sign-in. The store adds one rule on top: while the Store requires it, an admin
+ * who has NOT enrolled gets no session from a password sign-in at all.
+ */
+export const TWO_FACTOR_ENROLMENT_REQUIRED = 'TWO_FACTOR_ENROLMENT_REQUIRED'
+export const ADMIN_TWO_FACTOR_REQUIRED = 'ADMIN_TWO_FACTOR_REQUIRED'
+
+export const ENROLMENT_REQUIRED_MESSAGE =
+	'This Store requires two-factor sign-in for administrators, and this account has not set it up. ' +
+	'Set it up under Account → Sessions and security from a browser where you are still signed in, ' +
+	'or sign in with your organisation’s sign-in if the Store offers it.'
+
+/** Paths where better-auth checks a password and would create a session from it. */
+const PASSWORD_SIGN_IN_PATHS = new Set(['/sign-in/email', '/sign-in/username', '/sign-in/phone-number'])
+
+export type PasswordSignInVerdict = 'session' | 'second-factor' | 'refused'
+
+/**
+ * What a correct password alone earns (the rule, pure). An enrolled user always proves the
+ * second factor; an un-enrolled admin is refused while the Store requires it; anyone else
+ * gets a session. Managed (SSO) sign-ins never reach this rule: the provider owns the factors.
+ */
+export function passwordSignInVerdict(input: {
+	role: string | null | undefined
+	twoFactorEnabled: boolean | null | undefined
+	storeRequiresAdminTwoFactor: boolean
+}): PasswordSignInVerdict {
+	if (input.twoFactorEnabled) return 'second-factor'
+	if (input.storeRequiresAdminTwoFactor && roleOf(input.role) === 'admin') return 'refused'
+	return 'session'
+}
+
+export async function storeRequiresAdminTwoFactor(db: Db): Promise<boolean> {
+	const store = await db.store.findUnique({
+		where: { id: await runtimeStoreId(db) },
+		select: { requireAdminTwoFactor: true },
+	})
+	return store?.requireAdminTwoFactor ?? false
+}
+
+type SignedInUser = { id: string; role?: string | null; twoFactorEnabled?: boolean | null }
+
+/**
+ * ASVS 6.5.1: a TOTP code is accepted once. better-auth accepts any code of the current ±1
+ * time step (90 s) as often as it is sent; we remember a spent code per user for 2 minutes
+ * in its verification table, hashed (a spent code is worthless, but it never sits there as text).
+ */
+const SPENT_CODE_TTL_MS = 120_000
+
+function spentCodeId(userId: string, code: string) {
+	return `totp-spent-${createHash('sha256').update(`${userId}:${code}`).digest('base64url')}`
+}
+
+type VerifyCtx = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]
+
+/** The user a TOTP check is about: the signed-in user (enrolment) or the challenge's (sign-in). */
+async function totpUserId(ctx: VerifyCtx): Promise<string | null> {
+	const session = await getSessionFromCtx(ctx).catch(() => null)
+	if (session) return session.user.id
+	const cookie = ctx.context.createAuthCookie('two_factor')
+	const challenge = await ctx.getSignedCookie(cookie.name, ctx.context.secret)
+	if (!challenge) return null
+	const row = await ctx.context.internalAdapter.findVerificationValue(challenge)
+	return row?.value ?? null
+}
+
+function codeOf(ctx: VerifyCtx) {
+	const code = (ctx.body as { code?: unknown } | undefined)?.code
+	return typeof code === 'string' ? code : null
+}
+
+/**
+ * The store's rules on top of the plugin, inside better-auth so the pages (auth.api) and direct
+ * /api/auth/* requests cannot differ: single-use TOTP codes; no disabling the factor while the
+ * Store requires it of admins; and the requirement itself, checked after the password was (a
+ * wrong password still gets better-auth's one generic answer, never the enrolment message).
+ */
+function adminTwoFactorRule({ db }: { db: Db }) {
+	return {
+		id: 'store-admin-two-factor',
+		hooks: {
+			before: [
+				{
+					matcher: (ctx) => ctx.path === '/two-factor/verify-totp',
+					handler: createAuthMiddleware(async (ctx) => {
+						const code = codeOf(ctx)
+						const userId = code ? await totpUserId(ctx) : null
+						if (!code || !userId) return
+						const spent = await ctx.context.internalAdapter.findVerificationValue(spentCodeId(userId, code))
+						if (spent && new Date(spent.expiresAt).getTime() > Date.now()) {
+							throw new APIError('UNAUTHORIZED', { code: 'INVALID_CODE', message: 'Invalid code' })
+						}
+					}),
+				},
+				{
+					// Disabling the factor while the Store requires it would leave the admin unable to sign in.
+					matcher: (ctx) => ctx.path === '/two-factor/disable',
+					handler: createAuthMiddleware(async (ctx) => {
+						const session = await getSessionFromCtx(ctx)
+						if (!session || roleOf((session.user as SignedInUser).role) !== 'admin') return
+						if (!(await storeRequiresAdminTwoFactor(db))) return
+						throw new APIError('BAD_REQUEST', {
+							code: ADMIN_TWO_FACTOR_REQUIRED,
+							message: 'The Store requires two-factor sign-in for administrators: turn that off in Store Admin first.',
+						})
+					}),
+				},
+			],
+			after: [
+				{
+					matcher: (ctx) => ctx.path === '/two-factor/verify-totp',
+					handler: createAuthMiddleware(async (ctx) => {
+						// A session was made (sign-in) or replaced (enrolment): the code was good, so it is spent.
+						const userId = ctx.context.newSession?.user.id
+						const code = codeOf(ctx)
+						if (!userId || !code || ctx.context.returned instanceof Error) return
+						await ctx.context.internalAdapter.createVerificationValue({
+							identifier: spentCodeId(userId, code),
+							value: userId,
+							expiresAt: new Date(Date.now() + SPENT_CODE_TTL_MS),
+						})
+					}),
+				},
+				{
+					matcher: (ctx) => PASSWORD_SIGN_IN_PATHS.has(ctx.path ?? ''),
+					handler: createAuthMiddleware(async (ctx) => {
+						// Null after a wrong password, and after the two-factor plugin turned this into a challenge.
+						const created = ctx.context.newSession
+						if (!created) return
+						const verdict = passwordSignInVerdict({
+							role: (created.user as SignedInUser).role,
+							twoFactorEnabled: (created.user as SignedInUser).twoFactorEnabled,
+							storeRequiresAdminTwoFactor: await storeRequiresAdminTwoFactor(db),
+						})
+						if (verdict !== 'refused') return
+						deleteSessionCookie(ctx)
+						await ctx.context.internalAdapter.deleteSession(created.session.token)
+						ctx.context.setNewSession(null)
+						throw new APIError('FORBIDDEN', { code: TWO_FACTOR_ENROLMENT_REQUIRED, message: ENROLMENT_REQUIRED_MESSAGE })
+					}),
+				},
+			],
+		},
+	} satisfies BetterAuthPlugin
+}
+
+/** better-auth's two-factor plugin (TOTP and backup codes) and the Store's admin rule. */
+export function twoFactorPlugins({ db, issuer }: { db: Db; issuer: string }) {
+	return [
+		twoFactor({
+			issuer,
+			// Enrolment counts only after a code from the user's app confirmed it.
+			skipVerificationOnEnable: false,
+			backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: 'encrypted' },
+		}),
+		adminTwoFactorRule({ db }),
+	]
+}
