@@ -51,6 +51,7 @@ export async function benchBudget(options: Options) {
 	const storeRss = sampleRss(store)
 	const baseline = await startBaseline()
 	const baselineRss = sampleRss(baseline)
+	const atStart = { store: store.rssMb(), baseline: baseline.rssMb() }
 	try {
 		const first = await fetch(`${store.base}/`)
 		const guest = cookieHeader(first.headers)
@@ -133,8 +134,8 @@ export async function benchBudget(options: Options) {
 		const rssPeak = Math.max(storeRss.peak, memory.storePeak)
 		console.log(`\nmemory: ${options.loadSeconds}s of pages at 50 connections, then a ${seconds}s sign-in storm\n`)
 		console.table([
-			{ server: 'store', 'idle MiB': memory.storeIdle, 'peak MiB (whole run)': rssPeak, 'settled MiB (10 s after)': memory.storeSettled },
-			{ server: 'baseline', 'idle MiB': memory.baselineIdle, 'peak MiB (whole run)': Math.max(baselineRss.peak, memory.baselinePeak), 'settled MiB (10 s after)': memory.baselineSettled },
+			{ server: 'store', 'at start MiB': atStart.store, 'before the load MiB': memory.storeIdle, 'peak MiB (whole run)': rssPeak, 'settled MiB (10 s after)': memory.storeSettled },
+			{ server: 'baseline', 'at start MiB': atStart.baseline, 'before the load MiB': memory.baselineIdle, 'peak MiB (whole run)': Math.max(baselineRss.peak, memory.baselinePeak), 'settled MiB (10 s after)': memory.baselineSettled },
 		])
 
 		const line = [
