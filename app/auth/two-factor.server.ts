@@ -141,6 +141,9 @@ function adminTwoFactorRule({ db }: { db: Db }) {
 						// Null after a wrong password, and after the two-factor plugin turned this into a challenge.
 						const created = ctx.context.newSession
 						if (!created) return
+						// Only an admin without a factor can be refused: nobody else costs a Store read.
+						const user = created.user as SignedInUser
+						if (user.twoFactorEnabled || roleOf(user.role) !== 'admin') return
 						const verdict = passwordSignInVerdict({
 							role: (created.user as SignedInUser).role,
 							twoFactorEnabled: (created.user as SignedInUser).twoFactorEnabled,
