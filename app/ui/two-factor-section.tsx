@@ -20,21 +20,9 @@ export function TwoFactorSection({ status, enrolment, errors, pending }: Props) 
 			{status.enabled ? (
 				<>
 					<p data-testid="two-factor-status">On: a password sign-in also asks for a code from your authenticator app.</p>
-					<Form method="post" noValidate>
-						<FormError message={errorsFor('disable-2fa')?.formError} />
-						<input type="hidden" name="intent" value="disable-2fa" />
-						<Field
-							name="password"
-							label="Current password"
-							type="password"
-							autoComplete="current-password"
-							required
-							error={errorsFor('disable-2fa')?.fieldErrors.password}
-						/>
-						<button type="submit" disabled={pending}>
-							Turn off two-factor sign-in
-						</button>
-					</Form>
+					<PasswordStep intent="disable-2fa" errors={errorsFor('disable-2fa')} pending={pending}>
+						Turn off two-factor sign-in
+					</PasswordStep>
 				</>
 			) : (
 				<>
@@ -63,21 +51,9 @@ export function TwoFactorSection({ status, enrolment, errors, pending }: Props) 
 						</Form>
 					) : null}
 					{enrolment ? null : (
-						<Form method="post" noValidate>
-							<FormError message={errorsFor('enable-2fa')?.formError} />
-							<input type="hidden" name="intent" value="enable-2fa" />
-							<Field
-								name="password"
-								label="Current password"
-								type="password"
-								autoComplete="current-password"
-								required
-								error={errorsFor('enable-2fa')?.fieldErrors.password}
-							/>
-							<button type="submit" disabled={pending}>
-								{status.pending ? 'Start again with a new secret' : 'Set up two-factor sign-in'}
-							</button>
-						</Form>
+						<PasswordStep intent="enable-2fa" errors={errorsFor('enable-2fa')} pending={pending}>
+							{status.pending ? 'Start again with a new secret' : 'Set up two-factor sign-in'}
+						</PasswordStep>
 					)}
 				</>
 			)}
@@ -109,5 +85,36 @@ function EnrolmentDetails({ enrolment }: { enrolment: Enrolment }) {
 				))}
 			</ul>
 		</div>
+	)
+}
+
+/** Turning the factor on or off: both ask for the current password, posted with their intent. */
+function PasswordStep({
+	intent,
+	errors,
+	pending,
+	children,
+}: {
+	intent: 'enable-2fa' | 'disable-2fa'
+	errors: Props['errors'] | undefined
+	pending: boolean
+	children: React.ReactNode
+}) {
+	return (
+		<Form method="post" noValidate>
+			<FormError message={errors?.formError} />
+			<input type="hidden" name="intent" value={intent} />
+			<Field
+				name="password"
+				label="Current password"
+				type="password"
+				autoComplete="current-password"
+				required
+				error={errors?.fieldErrors.password}
+			/>
+			<button type="submit" disabled={pending}>
+				{children}
+			</button>
+		</Form>
 	)
 }
