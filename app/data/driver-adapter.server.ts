@@ -1,8 +1,11 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3'
-import { PrismaPg } from '@prisma/adapter-pg'
+import { onFirstUse } from '../config/optional-packages.server'
 import { databaseProvider } from './database-url'
+
+// Only the engine in use is loaded (issue 11): a SQLite store never carries the PostgreSQL driver.
+const postgresAdapter = onFirstUse<typeof import('@prisma/adapter-pg')>('@prisma/adapter-pg')
+const sqliteAdapter = onFirstUse<typeof import('@prisma/adapter-better-sqlite3')>('@prisma/adapter-better-sqlite3')
 
 /**
  * The driver adapter for a DATABASE_URL. Used by the runtime client and by
@@ -10,12 +13,12 @@ import { databaseProvider } from './database-url'
  */
 export function createDriverAdapter(url: string) {
 	if (databaseProvider(url) === 'postgresql') {
-		return new PrismaPg({ connectionString: url })
+		return new (postgresAdapter().PrismaPg)({ connectionString: url })
 	}
 	const file = resolve(url.slice('file:'.length))
 	// A new user has no data/ folder yet; SQLite would fail to create the file.
 	mkdirSync(dirname(file), { recursive: true })
-	return new TunedSqlite({ url: `file:${file}` })
+	return tunedSqlite(`file:${file}`)
 }
 
 type Pragmas = { pragma(source: string): unknown }
@@ -26,14 +29,17 @@ type Pragmas = { pragma(source: string): unknown }
  * with one sync instead of several; synchronous=NORMAL syncs at checkpoints (a power cut may
  * lose the last commits, never the database); writers wait up to 5 s for the lock.
  */
-class TunedSqlite extends PrismaBetterSQLite3 {
-	override async connect() {
-		const adapter = await super.connect()
-		const client = (adapter as unknown as { client?: Pragmas }).client
-		if (!client) throw new Error('The SQLite adapter no longer exposes its connection; update TunedSqlite')
-		client.pragma('journal_mode = WAL')
-		client.pragma('synchronous = NORMAL')
-		client.pragma('busy_timeout = 5000')
-		return adapter
+function tunedSqlite(url: string) {
+	class TunedSqlite extends sqliteAdapter().PrismaBetterSQLite3 {
+		override async connect() {
+			const adapter = await super.connect()
+			const client = (adapter as unknown as { client?: Pragmas }).client
+			if (!client) throw new Error('The SQLite adapter no longer exposes its connection; update TunedSqlite')
+			client.pragma('journal_mode = WAL')
+			client.pragma('synchronous = NORMAL')
+			client.pragma('busy_timeout = 5000')
+			return adapter
+		}
 	}
+	return new TunedSqlite({ url })
 }

@@ -1,4 +1,14 @@
-import IORedis from 'ioredis'
+import type IORedis from 'ioredis'
+import type { RedisOptions } from 'ioredis'
+import { onFirstUse } from '../config/optional-packages.server'
+
+const ioredis = onFirstUse<typeof IORedis>('ioredis')
+
+/** A Redis connection; ioredis is loaded only by a store that has REDIS_URL (issue 11). */
+export function redisClient(url: string, options: RedisOptions): IORedis {
+	const Redis = ioredis()
+	return new Redis(url, options)
+}
 
 /**
  * Issue 11: "forget this" messages between the store's processes, over Redis pub/sub when
@@ -34,7 +44,7 @@ export function redisBus(url: string, log: (message: string) => void = console.w
 	const local = localBus()
 	const retryStrategy = (times: number) => Math.min(times * 200, 2_000)
 	// Queued until connected, so a short-lived process (init) still delivers its forgets.
-	const publisher = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy })
+	const publisher = redisClient(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy })
 	publisher.on('error', () => undefined)
 	const topics = new Set<string>()
 	let subscriber: IORedis | undefined
@@ -44,7 +54,7 @@ export function redisBus(url: string, log: (message: string) => void = console.w
 	// Only a process that reads a cache listens (init and other scripts only publish).
 	const listen = () => {
 		if (subscriber) return
-		const connection = new IORedis(url, { maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy })
+		const connection = redisClient(url, { maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy })
 		subscriber = connection
 		connection.on('error', () => undefined)
 		connection.on('ready', () => {

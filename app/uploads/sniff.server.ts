@@ -1,5 +1,7 @@
-import { fileTypeFromBuffer } from 'file-type'
 import { type AllowedImageType, isAllowedImageType } from './types'
+
+// Loaded with the first upload, not at start (issue 11: pages never need it).
+let fileType: Promise<typeof import('file-type')> | undefined
 
 /**
  * The file's type from its bytes (magic numbers via `file-type`), or null when it is
@@ -8,7 +10,8 @@ import { type AllowedImageType, isAllowedImageType } from './types'
  * SVG and must then pass the sanitiser.
  */
 export async function sniffImageType(bytes: Uint8Array): Promise<AllowedImageType | null> {
-	const detected = await fileTypeFromBuffer(bytes)
+	fileType ??= import('file-type')
+	const detected = await (await fileType).fileTypeFromBuffer(bytes)
 	if (detected) return isAllowedImageType(detected.mime) ? detected.mime : null
 	return looksLikeSvg(bytes) ? 'image/svg+xml' : null
 }

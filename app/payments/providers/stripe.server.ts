@@ -1,6 +1,10 @@
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
+import { onFirstUse } from '../../config/optional-packages.server'
 import type { StripeSecrets } from '../connections.server'
 import type { PaymentRequest, PaymentStart } from '../payments.server'
+
+/** The official SDK, loaded when a Stripe Connection is used (issue 11: not carried by a store without one). */
+export const stripeSdk = onFirstUse<typeof Stripe>('stripe')
 
 /**
  * Stripe through the official SDK (the only module that imports it). `apiBase` points the
@@ -14,7 +18,8 @@ export function stripeClient(secrets: StripeSecrets) {
 		config.protocol = url.protocol === 'http:' ? 'http' : 'https'
 		config.port = Number(url.port || (url.protocol === 'http:' ? 80 : 443))
 	}
-	return new Stripe(secrets.secretKey, config)
+	const StripeClient = stripeSdk()
+	return new StripeClient(secrets.secretKey, config)
 }
 
 /** A Checkout Session for the Order, created once per Order whatever the retries (idempotency key). */

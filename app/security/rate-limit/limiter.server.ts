@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto'
-import { Ratelimit } from '@upstash/ratelimit'
+import type { Ratelimit } from '@upstash/ratelimit'
 import type IORedis from 'ioredis'
+import { onFirstUse } from '../../config/optional-packages.server'
+
+/** Loaded by a store with REDIS_URL only (issue 11): the in-memory limiter does not need it. */
+const upstash = onFirstUse<typeof import('@upstash/ratelimit')>('@upstash/ratelimit')
 
 /** One decision: the spec's 429 contract is built from it (limit, remaining, reset). */
 export type Decision = { success: boolean; limit: number; remaining: number; resetMs: number }
@@ -71,6 +75,7 @@ export function upstashClient(redis: IORedis) {
 
 /** Redis-backed sliding windows through @upstash/ratelimit (one Ratelimit per rule). */
 export function redisLimiter(redis: IORedis, prefix = 'store:rl'): Limiter {
+	const { Ratelimit } = upstash()
 	const limiters = new Map<string, Ratelimit>()
 	const client = upstashClient(redis) as unknown as ConstructorParameters<typeof Ratelimit>[0]['redis']
 	return {

@@ -1,6 +1,7 @@
-import IORedis from 'ioredis'
+import type IORedis from 'ioredis'
 import { createContext, data, type RouterContext, type RouterContextProvider } from 'react-router'
 import type { Config } from '../../config/env.server'
+import { redisClient } from '../../data/invalidation.server'
 import { formFailure } from '../form.server'
 import type { RouteClass } from './classes'
 import { type Decision, LimiterUnavailableError, type Limiter, memoryLimiter, type Rule, redisLimiter, resilientLimiter } from './limiter.server'
@@ -27,7 +28,7 @@ export function createStoreLimiter(config: Pick<Config, 'rateLimits' | 'redisUrl
 	let redis: IORedis | undefined
 	let shared: ReturnType<typeof resilientLimiter> | undefined
 	if (config.redisUrl) {
-		redis = new IORedis(config.redisUrl, {
+		redis = redisClient(config.redisUrl, {
 			// Answer fast or not at all: a request never waits on a Redis that is gone.
 			enableOfflineQueue: false,
 			maxRetriesPerRequest: 0,

@@ -1,5 +1,8 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { onFirstUse } from '../../config/optional-packages.server'
 import { assertObjectKey, type ObjectStorage } from './storage'
+
+/** The AWS SDK, loaded when an S3 bucket is configured (issue 11: not carried by a store on disk). */
+const awsS3 = onFirstUse<typeof import('@aws-sdk/client-s3')>('@aws-sdk/client-s3')
 
 export type S3Options = {
 	bucket: string
@@ -16,6 +19,7 @@ export type S3Options = {
  * on the database record before this is called.
  */
 export function s3Storage(options: S3Options): ObjectStorage {
+	const { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } = awsS3()
 	const client = new S3Client({
 		region: options.region,
 		endpoint: options.endpoint,

@@ -1,0 +1,27 @@
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+
+/**
+ * Issue 11 (docs/decisions/028-performance-budget.md): packages that only some deployments use
+ * are loaded the first time a configured feature calls for them, never at start. A SQLite store
+ * without Redis, S3 or Stripe does not carry the PostgreSQL driver, ioredis, @upstash/ratelimit,
+ * the AWS SDK or the Stripe SDK: together ~30 MB of heap and code in a process meant to stay
+ * under 250 MB. Loading is synchronous (CommonJS `require`), so call sites keep their shape.
+ */
+export function onFirstUse<T>(name: OptionalPackage): () => T {
+	let loaded: T | undefined
+	return () => (loaded ??= require(name) as T)
+}
+
+/** The packages loaded this way; `optional-packages.server.test.ts` checks none is loaded at start. */
+export const OPTIONAL_PACKAGES = [
+	'@aws-sdk/client-s3',
+	'stripe',
+	'@prisma/adapter-pg',
+	'@prisma/adapter-better-sqlite3',
+	'ioredis',
+	'@upstash/ratelimit',
+] as const
+
+export type OptionalPackage = (typeof OPTIONAL_PACKAGES)[number]
