@@ -88,6 +88,9 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 			},
 		},
 		advanced: {
+			// One query for a user and their accounts, or a session and its user (issue 11: sign-in and
+			// every signed-in page paid for two compiled Prisma queries where one does).
+			database: { joins: true },
 			useSecureCookies: config.authUrl.startsWith('https:'),
 			ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
 		},
