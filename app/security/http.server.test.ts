@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig } from '../config/env.server'
-import { CLIENT_IP_HEADER, rejectCrossSiteWrites, securityHeaders, stampClientIp } from './http.server'
+import { CLIENT_IP_HEADER, nextNonce, rejectCrossSiteWrites, securityHeaders, stampClientIp } from './http.server'
 
 const config = parseConfig({
 	NODE_ENV: 'production',
@@ -65,6 +65,15 @@ describe('security headers on every response', () => {
 		expect(await hstsWith({ NODE_ENV: 'production', AUTH_SECRET: secret, AUTH_URL: 'http://shop.example' })).toBeNull()
 		expect(await hstsWith({ NODE_ENV: 'production', AUTH_SECRET: secret, APP_URL: 'https://shop.example' })).toMatch(/max-age=\d+/)
 		expect(await hstsWith({ NODE_ENV: 'development', AUTH_URL: 'https://shop.example' })).toMatch(/max-age=\d+/)
+	})
+})
+
+describe('CSP nonces from the pooled CSPRNG (issue 11)', () => {
+	it('are 128-bit, base64 and never repeat, across several refills of the pool', () => {
+		const nonces = Array.from({ length: 256 * 4 + 7 }, () => nextNonce())
+		for (const nonce of nonces) expect(Buffer.from(nonce, 'base64')).toHaveLength(16)
+		expect(nonces.every((nonce) => /^[A-Za-z0-9+/]{22}==$/.test(nonce))).toBe(true)
+		expect(new Set(nonces).size).toBe(nonces.length)
 	})
 })
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomFillSync } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
 import helmet from 'helmet'
@@ -17,6 +17,24 @@ export const nonceContext = globalForNonce.storeNonceContext
 
 type Locals = { cspNonce: string }
 
+const NONCE_BYTES = 16
+const noncePool = Buffer.alloc(NONCE_BYTES * 256)
+let nonceOffset = noncePool.length
+
+/**
+ * A fresh 128-bit CSP nonce, base64. Cut from a pool the CSPRNG refills 256 nonces at a time
+ * (issue 11: one OpenSSL call per 256 pages instead of one per page); each is handed out once.
+ */
+export function nextNonce(): string {
+	if (nonceOffset === noncePool.length) {
+		randomFillSync(noncePool)
+		nonceOffset = 0
+	}
+	const nonce = noncePool.toString('base64', nonceOffset, nonceOffset + NONCE_BYTES)
+	nonceOffset += NONCE_BYTES
+	return nonce
+}
+
 function nonceOf(res: ServerResponse) {
 	return `'nonce-${(res as Response<unknown, Locals>).locals.cspNonce}'`
 }
@@ -32,7 +50,7 @@ export function securityHeaders(config: Config) {
 	const dev = config.nodeEnv === 'development'
 	const withNonce = (_req: IncomingMessage, res: ServerResponse) => nonceOf(res)
 	const setNonce = (_req: Request, res: Response, next: NextFunction) => {
-		res.locals.cspNonce = randomBytes(16).toString('base64')
+		res.locals.cspNonce = nextNonce()
 		next()
 	}
 	const headers = helmet({
