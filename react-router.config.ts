@@ -2,6 +2,11 @@ import type { Config } from '@react-router/dev/config'
 
 export default {
 	ssr: true,
+	// The whole route manifest is one static, cacheable asset (issue 11.2). The default, lazy
+	// discovery inlined a partial manifest into every page and matched each ancestor path against
+	// all ~40 routes per request to build it (two extra full matches for /products/:slug), and made
+	// the browser ask /__manifest on navigation. Route paths are no secret: /admin is documented.
+	routeDiscovery: { mode: 'initial' },
 	future: {
 		// Route middleware runs before any loader or action of its subtree:
 		// the /admin guard cannot be skipped by requesting a child route's data directly.
