@@ -14,6 +14,8 @@ RUN npm run build && npm prune --omit=dev
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATABASE_URL=file:/data/store.db
+# glibc's malloc arenas, bounded as in `npm start` (package.json config.malloc_arena_max, docs/decisions/028).
+ENV MALLOC_ARENA_MAX=2
 COPY --from=build /app /app
 RUN mkdir -p /data && chown node:node /data
 USER node

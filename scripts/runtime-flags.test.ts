@@ -22,3 +22,21 @@ describe('the V8 heap flags (issue 11.3)', () => {
 		expect(readFileSync('tests/e2e/support/start-server.mjs', 'utf8')).toContain('config.node_flags')
 	})
 })
+
+// Issue 11.3: glibc gives every thread that allocates an arena of its own (libuv's pool, V8's
+// compiler and GC threads); bounding them is part of the memory answer, set alike everywhere.
+describe('the malloc arena bound (issue 11.3)', () => {
+	const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
+	const arenas: string = pkg.config.malloc_arena_max
+
+	it('is a small number, and npm start passes it', () => {
+		expect(arenas).toMatch(/^[1-4]$/)
+		expect(pkg.scripts.start).toContain('MALLOC_ARENA_MAX=$npm_package_config_malloc_arena_max')
+	})
+
+	it('is the same in the Dockerfile, fly.toml and the end-to-end and bench servers', () => {
+		expect(readFileSync('Dockerfile', 'utf8')).toContain(`ENV MALLOC_ARENA_MAX=${arenas}`)
+		expect(readFileSync('fly.toml', 'utf8')).toContain(`MALLOC_ARENA_MAX = "${arenas}"`)
+		expect(readFileSync('tests/e2e/support/start-server.mjs', 'utf8')).toContain('MALLOC_ARENA_MAX: config.malloc_arena_max')
+	})
+})
