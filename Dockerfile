@@ -15,7 +15,7 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATABASE_URL=file:/data/store.db
 # glibc's malloc arenas, bounded as in `npm start` (package.json config.malloc_arena_max, docs/decisions/028).
-ENV MALLOC_ARENA_MAX=2
+ENV MALLOC_ARENA_MAX=1
 COPY --from=build /app /app
 RUN mkdir -p /data && chown node:node /data
 USER node
@@ -24,4 +24,4 @@ EXPOSE 3000
 # the server refuses to start on a weak AUTH_SECRET.
 # exec: the server (not a shell or npm) receives the platform's SIGTERM.
 # The V8 heap flags are package.json's config.node_flags, the same as `npm start` (docs/decisions/028).
-CMD ["sh", "-c", "npm run init && exec node --max-old-space-size=128 --max-semi-space-size=8 build/server.js"]
+CMD ["sh", "-c", "npm run init && exec node --max-old-space-size=128 --max-semi-space-size=4 build/server.js"]
