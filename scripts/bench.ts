@@ -51,7 +51,7 @@ if (!process.argv.includes('--no-build')) {
 
 if (!budgetOnly) await benchFeatures()
 if (!featuresOnly) {
-	const { line } = await benchBudget({ seconds, connections, rounds: arg('rounds', 3), loadSeconds: arg('load-seconds', 60) })
+	const { line } = await benchBudget({ seconds, connections, rounds: arg('rounds', 5), loadSeconds: arg('load-seconds', 60) })
 	console.log(`
 ${line.startsWith('bench:') ? line : `bench: ${line}`}`)
 }

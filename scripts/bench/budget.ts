@@ -132,8 +132,10 @@ export async function benchBudget(options: Options) {
 		}
 
 		const reqs = (rows: Row[]) => rows.map((row) => row['req/s'])
-		// Each round's sign-in rate against the raw rate measured just before it: this machine's
-		// speed drifts by ±15 % within minutes, and a back-to-back pair shares the same moment.
+		// Every ratio pairs a store row with the baseline (or raw scrypt) row measured just before it,
+		// in the same round, and takes the median over rounds: this machine's speed drifts by ±20 %
+		// within minutes, and a back-to-back pair shares the same moment.
+		const pairedRatio = (store: number[], reference: number[]) => stats(store.map((value, i) => ratio(value, reference[i] ?? Number.NaN))).median
 		const signInRatios = storeOnly.signIn!.map((row, i) => ratio(row['req/s'], scrypt[i] ?? Number.NaN))
 		const p99s = (rows: Row[]) => rows.map((row) => row['p99 ms'])
 		const med = (values: number[]) => stats(values).median
@@ -147,7 +149,7 @@ export async function benchBudget(options: Options) {
 						row: `${label}: store`,
 						'req/s min/med/max': fmt(reqs(s)),
 						'p99 ms min/med/max': fmt(p99s(s)),
-						ratio: `req/s ${ratio(med(reqs(s)), med(reqs(b)))}, p99 ${ratio(med(p99s(s)), med(p99s(b)))}`,
+						ratio: `req/s ${pairedRatio(reqs(s), reqs(b))}, p99 ${pairedRatio(p99s(s), p99s(b))}`,
 					},
 				]
 			}),
@@ -179,8 +181,8 @@ export async function benchBudget(options: Options) {
 		])
 
 		const line = [
-			`page/baseline=${ratio(med(reqs(pageRows.home.store)), med(reqs(pageRows.home.baseline)))}`,
-			`product/baseline=${ratio(med(reqs(pageRows.product.store)), med(reqs(pageRows.product.baseline)))}`,
+			`page/baseline=${pairedRatio(reqs(pageRows.home.store), reqs(pageRows.home.baseline))}`,
+			`product/baseline=${pairedRatio(reqs(pageRows.product.store), reqs(pageRows.product.baseline))}`,
 			`signin/scrypt=${stats(signInRatios).median}`,
 			`storm_healthz_p99_ms=${storm.healthzP99}`,
 			`rss_peak_mb=${rssPeak}`,
