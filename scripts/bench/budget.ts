@@ -7,6 +7,7 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import autocannon from 'autocannon'
 import { cookieHeader } from '../../tests/helpers/http'
+import { closedLoop } from './closed-loop'
 import { benchAdmin, measure, postForm, type Row, sampleRss, type Server, startBaseline, startStore } from './servers'
 
 type Options = { seconds: number; rounds: number; connections: number; loadSeconds: number }
@@ -41,36 +42,26 @@ const fmt = (values: number[]) => {
 const ratio = (a: number, b: number) => Math.round((a / Math.max(1e-9, b)) * 100) / 100
 
 /**
- * Sign-ins counted the way scripts/bench/scrypt-raw.mjs counts derivations, so the ratio
- * compares like with like: `concurrency` closed-loop workers start requests until the deadline,
- * every request started is awaited and counted, and the rate is completions over the whole
- * elapsed time. (autocannon's per-second average leaves out the requests still in flight when
- * the row ends: eight sign-ins of ~0.5 s each, several percent of a 5 s row's work, which the
- * raw loop does count.)
+ * Sign-ins counted by the loop that counts raw scrypt derivations (closed-loop.ts), so the
+ * ratio compares like with like. (autocannon's per-second average leaves out the requests still
+ * in flight when the row ends: eight sign-ins of ~0.5 s each, several percent of a 5 s row.)
  */
 async function signInRate(url: string, signIn: { headers: Record<string, string>; body: string }, seconds: number, concurrency: number): Promise<Row> {
 	const latencies: number[] = []
 	let refused = 0
-	const until = Date.now() + seconds * 1000
-	const started = performance.now()
-	await Promise.all(
-		Array.from({ length: concurrency }, async () => {
-			while (Date.now() < until) {
-				const sent = performance.now()
-				const response = await fetch(url, { method: 'POST', headers: signIn.headers, body: signIn.body, redirect: 'manual' })
-				await response.arrayBuffer()
-				latencies.push(performance.now() - sent)
-				if (response.status !== 302) refused++
-			}
-		}),
-	)
-	const elapsed = (performance.now() - started) / 1000
+	const rate = await closedLoop(seconds, concurrency, async () => {
+		const sent = performance.now()
+		const response = await fetch(url, { method: 'POST', headers: signIn.headers, body: signIn.body, redirect: 'manual' })
+		await response.arrayBuffer()
+		latencies.push(performance.now() - sent)
+		if (response.status !== 302) refused++
+	})
 	if (refused > 0) console.warn(`bench: ${refused} of ${latencies.length} sign-ins were not answered 302; the sign-in rate is not comparable`)
 	const sorted = latencies.sort((a, b) => a - b)
 	const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN)
 	return {
 		route: url,
-		'req/s': Math.round((sorted.length / elapsed) * 100) / 100,
+		'req/s': Math.round(rate * 100) / 100,
 		'p50 ms': at(0.5),
 		'p99 ms': at(0.99),
 		'ok %': Math.round(((sorted.length - refused) / Math.max(1, sorted.length)) * 1000) / 10,
@@ -78,7 +69,7 @@ async function signInRate(url: string, signIn: { headers: Record<string, string>
 }
 
 function rawScrypt(seconds: number, concurrency: number) {
-	const run = spawnSync(process.execPath, ['scripts/bench/scrypt-raw.mjs', String(seconds), String(concurrency)], { encoding: 'utf8' })
+	const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench/scrypt-raw.ts', String(seconds), String(concurrency)], { encoding: 'utf8' })
 	return Number(run.stdout.trim())
 }
 
