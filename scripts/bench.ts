@@ -49,15 +49,16 @@ if (!process.argv.includes('--no-build')) {
 	buildBaseline()
 }
 
+// The features rows' server, set by benchFeatures (declared before the awaits below run it).
+let main: Server
+let base = ''
+
 if (!budgetOnly) await benchFeatures()
 if (!featuresOnly) {
 	const { line } = await benchBudget({ seconds, connections, rounds: arg('rounds', 5), loadSeconds: arg('load-seconds', 60) })
 	console.log(`
 ${line.startsWith('bench:') ? line : `bench: ${line}`}`)
 }
-
-let main: Server
-let base = ''
 
 async function benchFeatures() {
 	// The rows below measure the store, not the limiter: limits off here; compared separately.
