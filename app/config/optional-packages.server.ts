@@ -14,7 +14,7 @@ export function onFirstUse<T>(name: OptionalPackage): () => T {
 	return () => (loaded ??= require(name) as T)
 }
 
-/** The packages loaded this way; `optional-packages.server.test.ts` checks none is loaded at start. */
+/** The packages loaded this way; `optional-packages.server.test.ts` checks a store loads only those it is configured for. */
 export const OPTIONAL_PACKAGES = [
 	'@aws-sdk/client-s3',
 	'stripe',

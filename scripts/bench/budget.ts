@@ -129,7 +129,6 @@ export async function benchBudget(options: Options) {
 		const pairedRatio = (store: number[], reference: number[]) => stats(store.map((value, i) => ratio(value, reference[i] ?? Number.NaN))).median
 		const signInRatios = storeOnly.signIn!.map((row, i) => ratio(row['req/s'], scrypt[i] ?? Number.NaN))
 		const p99s = (rows: Row[]) => rows.map((row) => row['p99 ms'])
-		const med = (values: number[]) => stats(values).median
 		const table = [
 			...(['home', 'product'] as const).flatMap((name) => {
 				const { baseline: b, store: s } = pageRows[name]
