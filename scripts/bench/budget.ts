@@ -126,8 +126,9 @@ export async function benchBudget(options: Options) {
 		// Every ratio pairs a store row with the baseline (or raw scrypt) row measured just before it,
 		// in the same round, and takes the median over rounds: this machine's speed drifts by ±20 %
 		// within minutes, and a back-to-back pair shares the same moment.
-		const pairedRatio = (store: number[], reference: number[]) => stats(store.map((value, i) => ratio(value, reference[i] ?? Number.NaN))).median
-		const signInRatios = storeOnly.signIn!.map((row, i) => ratio(row['req/s'], scrypt[i] ?? Number.NaN))
+		const roundRatios = (store: number[], reference: number[]) => store.map((value, i) => ratio(value, reference[i] ?? Number.NaN))
+		const pairedRatio = (store: number[], reference: number[]) => stats(roundRatios(store, reference)).median
+		const signInRatios = roundRatios(reqs(storeOnly.signIn!), scrypt)
 		const p99s = (rows: Row[]) => rows.map((row) => row['p99 ms'])
 		const table = [
 			...(['home', 'product'] as const).flatMap((name) => {
@@ -173,7 +174,7 @@ export async function benchBudget(options: Options) {
 		const line = [
 			`page/baseline=${pairedRatio(reqs(pageRows.home.store), reqs(pageRows.home.baseline))}`,
 			`product/baseline=${pairedRatio(reqs(pageRows.product.store), reqs(pageRows.product.baseline))}`,
-			`signin/scrypt=${stats(signInRatios).median}`,
+			`signin/scrypt=${pairedRatio(reqs(storeOnly.signIn!), scrypt)}`,
 			`storm_healthz_p99_ms=${storm.healthzP99}`,
 			`rss_peak_mb=${rssPeak}`,
 		].join(' ')
