@@ -12,6 +12,7 @@ import { hashPassword, verifyPassword } from './password-hashing.server'
 import { guestIdFromCookieHeader } from './guest-cookie.server'
 import { ssoPlugins } from './sso.server'
 import { twoFactorPlugins } from './two-factor.server'
+import { withUserReadsRemembered } from './user-reads.server'
 import { workloadCredentialRule } from './workload-credential.server'
 
 const adminPlugin = () => admin({ defaultRole: 'user', adminRoles: ['admin'] })
@@ -43,7 +44,8 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 		basePath: '/api/auth',
 		disabledPaths: ADMIN_HTTP_PATHS,
 		trustedOrigins: config.trustedOrigins,
-		database: prismaAdapter(db, { provider: config.databaseProvider }),
+		// Issue 11.5 (user-reads.server.ts): a sign-in reads its user once, not again for the ban check.
+		database: withUserReadsRemembered(prismaAdapter(db, { provider: config.databaseProvider })),
 		emailAndPassword: {
 			enabled: true,
 			autoSignIn: true,
