@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fields, MAX_FORM_BYTES, parseForm } from './form.server'
+import { fields, formSchema, MAX_FORM_BYTES, parseForm } from './form.server'
 
 function post(body: string | URLSearchParams, type = 'application/x-www-form-urlencoded') {
 	return new Request('http://store.test/form', {
@@ -18,7 +18,7 @@ async function status(promise: Promise<unknown>) {
 	return 'not thrown'
 }
 
-const shape = { name: fields.name }
+const shape = formSchema({ name: fields.name })
 
 describe('parseForm (bad input gets a clear 4xx and changes nothing)', () => {
 	it('returns typed, trimmed data for a valid form', async () => {
@@ -77,9 +77,9 @@ describe('parseForm (bad input gets a clear 4xx and changes nothing)', () => {
 	})
 
 	it('normalises email addresses and rejects malformed ones', async () => {
-		const ok = await parseForm(post('email=+Cat%40Example.COM'), { email: fields.email })
+		const ok = await parseForm(post('email=+Cat%40Example.COM'), formSchema({ email: fields.email }))
 		expect(ok).toEqual({ ok: true, data: { email: 'cat@example.com' } })
-		const bad = await parseForm(post('email=not-an-email'), { email: fields.email })
+		const bad = await parseForm(post('email=not-an-email'), formSchema({ email: fields.email }))
 		expect(!bad.ok && bad.fieldErrors.email).toBeTruthy()
 	})
 })

@@ -2,7 +2,7 @@ import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/account'
 import { requireUser } from '../../auth/guards.server'
 import { userRepositoriesFor } from '../../data/repositories.server'
-import { fields, parseForm } from '../../security/form.server'
+import { fields, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FormError } from '../../ui/forms'
 
@@ -14,9 +14,11 @@ export async function loader(args: Route.LoaderArgs) {
 	return { ...profile, createdAt: profile.createdAt.toISOString() }
 }
 
+const profileForm = formSchema({ name: fields.name })
+
 export async function action(args: Route.ActionArgs) {
 	const viewer = await requireUser(args)
-	const form = await parseForm(args.request, { name: fields.name })
+	const form = await parseForm(args.request, profileForm)
 	if (!form.ok) return data(form, { status: 400 })
 	await userRepositoriesFor(viewer).account.updateProfile(form.data)
 	throw await redirectWithFlash('/account', 'Your name has been saved.')

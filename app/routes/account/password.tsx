@@ -4,7 +4,7 @@ import { PASSWORD_TOO_WEAK } from '../../auth/account-rules.server'
 import { changePassword } from '../../auth/credentials.server'
 import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { requireUser } from '../../auth/guards.server'
-import { fields, formFailure, parseForm } from '../../security/form.server'
+import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FormError } from '../../ui/forms'
 
@@ -15,6 +15,11 @@ export async function loader(args: Route.LoaderArgs) {
 	return null
 }
 
+const passwordForm = formSchema({
+	currentPassword: fields.currentPassword,
+	newPassword: fields.password,
+})
+
 /**
  * Issue 5.9: the current password, then a new one that passes the strength rules
  * (the same ones as sign-up). Success ends every other session of the user and keeps
@@ -24,10 +29,7 @@ export async function action(args: Route.ActionArgs) {
 	const limited = rateLimitedForm(args.context)
 	if (limited) return limited
 	await requireUser(args)
-	const form = await parseForm(args.request, {
-		currentPassword: fields.currentPassword,
-		newPassword: fields.password,
-	})
+	const form = await parseForm(args.request, passwordForm)
 	if (!form.ok) return data(form, { status: 400 })
 	const { currentPassword, newPassword } = form.data
 	if (currentPassword === newPassword) {

@@ -5,7 +5,7 @@ import { requireUser } from '../../auth/guards.server'
 import { confirmEnrolment, disableTwoFactor, startEnrolment } from '../../auth/two-factor-flow.server'
 import { userRepositoriesFor } from '../../data/repositories.server'
 import type { UserViewer } from '../../data/viewer'
-import { fields, formFailure, parseForm } from '../../security/form.server'
+import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { FormError } from '../../ui/forms'
 import { type Enrolment, TwoFactorSection } from '../../ui/two-factor-section'
@@ -24,15 +24,17 @@ const sessionId = z.string().min(1).max(128)
 
 const TWO_FACTOR_INTENTS = ['enable-2fa', 'confirm-2fa', 'disable-2fa'] as const
 
+const securityForm = formSchema({
+	intent: z.enum(['revoke', 'revoke-others', ...TWO_FACTOR_INTENTS]),
+	sessionId: sessionId.optional(),
+	password: fields.currentPassword.optional(),
+	code: z.string().trim().max(32).optional(),
+})
+
 /** Issue 10.5: sign out one session of your own, or every one but this. Issue 10.4: two-factor. */
 export async function action(args: Route.ActionArgs) {
 	const viewer = await requireUser(args)
-	const form = await parseForm(args.request, {
-		intent: z.enum(['revoke', 'revoke-others', ...TWO_FACTOR_INTENTS]),
-		sessionId: sessionId.optional(),
-		password: fields.currentPassword.optional(),
-		code: z.string().trim().max(32).optional(),
-	})
+	const form = await parseForm(args.request, securityForm)
 	if (!form.ok) return data(form, { status: 400 })
 	const { intent } = form.data
 	if (intent === 'enable-2fa' || intent === 'confirm-2fa' || intent === 'disable-2fa') {

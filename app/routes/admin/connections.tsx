@@ -5,7 +5,7 @@ import { requireAdmin } from '../../auth/guards.server'
 import { getConfig } from '../../config/env.server'
 import { adminRepositoriesFor } from '../../data/repositories.server'
 import { CONNECTION_HANDLE } from '../../payments/connections.server'
-import { formFailure, parseForm } from '../../security/form.server'
+import { formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FormError } from '../../ui/forms'
 import { domainFailure } from '../store/failure.server'
@@ -19,6 +19,16 @@ export async function loader(args: Route.LoaderArgs) {
 
 const secret = z.string().trim().min(16, 'Paste the full secret (16 characters or more)').max(200, 'Use at most 200 characters')
 
+const rotateForm = formSchema({ handle: z.string().regex(CONNECTION_HANDLE, 'Unknown connection'), webhookSecret: secret })
+
+const connectionForm = formSchema({
+	provider: z.enum(['stripe', 'generic'], 'Choose a provider'),
+	handle: z.string().trim().toLowerCase().regex(CONNECTION_HANDLE, 'Use lower-case letters, digits and dashes (up to 40)'),
+	displayName: z.string().trim().min(1, 'Enter a name shoppers see at checkout').max(60, 'Use at most 60 characters'),
+	secretKey: z.union([z.literal(''), z.string().trim().regex(/^sk_(test|live)_[A-Za-z0-9_]{8,200}$/, 'A Stripe secret key starts with sk_test_ or sk_live_')]),
+	webhookSecret: secret,
+})
+
 /** Create a Connection, or rotate one's verification secret. Secrets are write-only. */
 export async function action(args: Route.ActionArgs) {
 	const admin = await requireAdmin(args)
@@ -26,18 +36,12 @@ export async function action(args: Route.ActionArgs) {
 	const repo = adminRepositoriesFor(admin).connections
 	try {
 		if (url.searchParams.get('intent') === 'rotate') {
-			const form = await parseForm(args.request, { handle: z.string().regex(CONNECTION_HANDLE, 'Unknown connection'), webhookSecret: secret })
+			const form = await parseForm(args.request, rotateForm)
 			if (!form.ok) return data(form, { status: 400 })
 			await repo.rotate(form.data.handle, form.data.webhookSecret)
 			throw await redirectWithFlash('/admin/connections', `New verification secret saved for ${form.data.handle}; the previous one is accepted for 24 hours.`)
 		}
-		const form = await parseForm(args.request, {
-			provider: z.enum(['stripe', 'generic'], 'Choose a provider'),
-			handle: z.string().trim().toLowerCase().regex(CONNECTION_HANDLE, 'Use lower-case letters, digits and dashes (up to 40)'),
-			displayName: z.string().trim().min(1, 'Enter a name shoppers see at checkout').max(60, 'Use at most 60 characters'),
-			secretKey: z.union([z.literal(''), z.string().trim().regex(/^sk_(test|live)_[A-Za-z0-9_]{8,200}$/, 'A Stripe secret key starts with sk_test_ or sk_live_')]),
-			webhookSecret: secret,
-		})
+		const form = await parseForm(args.request, connectionForm)
 		if (!form.ok) return data(form, { status: 400 })
 		if (form.data.handle === 'offline') return data(formFailure({ handle: 'This handle is taken by the built-in offline payment.' }), { status: 409 })
 		await repo.create({ ...form.data, secretKey: form.data.secretKey || undefined })

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { Route } from './+types/events'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../data/repositories.server'
-import { pageParam, parseForm, recordId } from '../../security/form.server'
+import { pageParam, formSchema, parseForm, recordId } from '../../security/form.server'
 import { Pager } from '../../ui/pager'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { domainFailure } from '../store/failure.server'
@@ -20,10 +20,12 @@ export async function loader(args: Route.LoaderArgs) {
 	}
 }
 
+const replayForm = formSchema({ intent: z.literal('replay', 'Unknown action'), eventId: recordId })
+
 /** Replay re-applies a stored, verified event; applying is idempotent, so it is always safe. */
 export async function action(args: Route.ActionArgs) {
 	const admin = await requireAdmin(args)
-	const form = await parseForm(args.request, { intent: z.literal('replay', 'Unknown action'), eventId: recordId })
+	const form = await parseForm(args.request, replayForm)
 	if (!form.ok) return data(form, { status: 400 })
 	try {
 		const result = await adminRepositoriesFor(admin).events.replay(form.data.eventId)

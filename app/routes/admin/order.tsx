@@ -5,7 +5,7 @@ import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../data/repositories.server'
 import { DomainError } from '../../errors.server'
 import { canTransition } from '../../orders/status'
-import { formFailure, parseForm } from '../../security/form.server'
+import { formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { FormError } from '../../ui/forms'
 import { OrderDetails } from '../../ui/order-details'
@@ -32,15 +32,17 @@ export async function loader(args: Route.LoaderArgs) {
 
 const DONE = { mark_paid: 'Order marked paid.', fulfil: 'Order marked shipped.', cancel: 'Order cancelled; its stock is back.', refund: 'Refund recorded.' } as const
 
+const orderActionForm = formSchema({
+	intent: z.enum(['mark_paid', 'fulfil', 'cancel', 'refund'], 'Unknown action'),
+	amount: z.string().trim().regex(/^\d{1,7}(\.\d{1,2})?$/, 'Enter an amount like 12.50').optional(),
+	confirm: z.literal('yes').optional(),
+})
+
 /** Transitions only (mark paid, ship, cancel, refund); cancel and refund need the confirmation box. */
 export async function action(args: Route.ActionArgs) {
 	const admin = await requireAdmin(args)
 	const number = orderNumber(args.params)
-	const form = await parseForm(args.request, {
-		intent: z.enum(['mark_paid', 'fulfil', 'cancel', 'refund'], 'Unknown action'),
-		amount: z.string().trim().regex(/^\d{1,7}(\.\d{1,2})?$/, 'Enter an amount like 12.50').optional(),
-		confirm: z.literal('yes').optional(),
-	})
+	const form = await parseForm(args.request, orderActionForm)
 	if (!form.ok) return data(form, { status: 400 })
 	const { intent, amount, confirm } = form.data
 	if ((intent === 'cancel' || intent === 'refund') && !confirm) {

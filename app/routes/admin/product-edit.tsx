@@ -4,7 +4,7 @@ import type { Route } from './+types/product-edit'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../data/repositories.server'
 import { DomainError } from '../../errors.server'
-import { formFailure, parseForm, recordId } from '../../security/form.server'
+import { formFailure, formSchema, parseForm, recordId } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { ProductEditor } from '../../ui/product-editor'
 import { domainFailure } from '../store/failure.server'
@@ -32,6 +32,8 @@ export async function loader(args: Route.LoaderArgs) {
 
 const STATUS_INTENTS = { publish: 'active', unpublish: 'draft', archive: 'archived' } as const
 
+const confirmForm = formSchema({ confirm: z.literal('yes').optional() })
+
 /**
  * Save the form, or one of publish / unpublish / archive / delete. Archive and delete
  * need the confirmation box ticked (works without JavaScript); delete is refused (409)
@@ -49,7 +51,7 @@ export async function action(args: Route.ActionArgs) {
 			await repo.update(id, form.data)
 			throw await redirectWithFlash(`/admin/products/${id}`, 'Product saved.')
 		}
-		const form = await parseForm(args.request, { confirm: z.literal('yes').optional() })
+		const form = await parseForm(args.request, confirmForm)
 		if (!form.ok) return data(form, { status: 400 })
 		if ((intent === 'archive' || intent === 'delete') && !form.data.confirm) {
 			return data(formFailure({ confirm: 'Tick the box to confirm.' }, `Tick the box to confirm you want to ${intent} this product.`), { status: 400 })

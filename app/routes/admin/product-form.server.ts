@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { PRODUCT_STATUSES } from '../../catalog/catalog.server'
-import { parseForm } from '../../security/form.server'
+import { formSchema, parseForm } from '../../security/form.server'
 import { OBJECT_KEY } from '../../uploads/storage/storage'
 
 /** "24", "24.5" or "24.50" in the Store's major unit, to integer minor units (2 decimals). */
@@ -13,7 +13,7 @@ const price = z
 		return Number(major) * 100 + Number(minor.padEnd(2, '0'))
 	})
 
-export const productForm = {
+export const productForm = formSchema({
 	title: z.string().trim().min(1, 'Enter a title').max(120, 'Use at most 120 characters'),
 	slug: z.string().trim().toLowerCase().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Use lower-case letters, digits and dashes').max(80, 'Use at most 80 characters'),
 	description: z.string().trim().max(2000, 'Use at most 2,000 characters'),
@@ -21,7 +21,7 @@ export const productForm = {
 	stock: z.string().trim().regex(/^\d{1,6}$/, 'Enter a whole number from 0 to 999999').transform(Number),
 	status: z.enum(PRODUCT_STATUSES, 'Choose a status'),
 	imageKey: z.union([z.literal(''), z.string().regex(OBJECT_KEY, 'Choose an uploaded image')]),
-}
+})
 
 export async function readProductForm(request: Request) {
 	const form = await parseForm(request, productForm)

@@ -4,7 +4,7 @@ import type { Route } from './+types/store'
 import { requireAdmin } from '../../auth/guards.server'
 import { repositoriesFor } from '../../data/repositories.server'
 import { AdminNotEnrolledError } from '../../data/store.server'
-import { fields, formFailure, parseForm } from '../../security/form.server'
+import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FieldError, FormError } from '../../ui/forms'
 
@@ -15,14 +15,16 @@ export async function loader(args: Route.LoaderArgs) {
 	return repositoriesFor(admin).store.settings()
 }
 
+const storeForm = formSchema({
+	name: fields.name,
+	// A checkbox: present ("on") when ticked, absent when not.
+	requireAdminTwoFactor: z.literal('on', { message: 'Tick the box or leave it empty' }).optional(),
+})
+
 /** The Store edited is the session's Store; a `storeId` in the body is refused (400). */
 export async function action(args: Route.ActionArgs) {
 	const admin = await requireAdmin(args)
-	const form = await parseForm(args.request, {
-		name: fields.name,
-		// A checkbox: present ("on") when ticked, absent when not.
-		requireAdminTwoFactor: z.literal('on', { message: 'Tick the box or leave it empty' }).optional(),
-	})
+	const form = await parseForm(args.request, storeForm)
 	if (!form.ok) return data(form, { status: 400 })
 	try {
 		await repositoriesFor(admin).store.updateProfile({

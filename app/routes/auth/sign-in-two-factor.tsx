@@ -5,7 +5,7 @@ import { requireGuest } from '../../auth/guards.server'
 import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
 import { clearedChallengeCookie, hasTwoFactorChallenge, TWO_FACTOR_RESTART, verifySignInCode } from '../../auth/two-factor-flow.server'
 import { TWO_FACTOR_PATH } from '../../auth/two-factor-paths'
-import { fields, formFailure, parseForm } from '../../security/form.server'
+import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { Field, FormError } from '../../ui/forms'
 
@@ -27,14 +27,16 @@ export async function loader(args: Route.LoaderArgs) {
 	return null
 }
 
+const codeForm = formSchema({
+	method: z.enum(['totp', 'backup']),
+	code: z.string().trim().max(32, 'That is too long for a code'),
+	redirectTo: fields.redirectTo,
+})
+
 export async function action({ request, context }: Route.ActionArgs) {
 	const limited = rateLimitedForm(context)
 	if (limited) return limited
-	const form = await parseForm(request, {
-		method: z.enum(['totp', 'backup']),
-		code: z.string().trim().max(32, 'That is too long for a code'),
-		redirectTo: fields.redirectTo,
-	})
+	const form = await parseForm(request, codeForm)
 	if (!form.ok) return data(form, { status: 400 })
 	const { method, code, redirectTo } = form.data
 	const restart = `/sign-in?${new URLSearchParams({ error: TWO_FACTOR_RESTART, redirectTo: safeRedirect(redirectTo, '') })}`

@@ -3,7 +3,7 @@ import type { Route } from './+types/sign-in'
 import { signInWithEmail } from '../../auth/credentials.server'
 import { requireGuest } from '../../auth/guards.server'
 import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
-import { fields, formFailure, parseForm } from '../../security/form.server'
+import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { limitSignInAccount } from '../../security/rate-limit/account.server'
 import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
@@ -31,14 +31,16 @@ export async function loader(args: Route.LoaderArgs) {
 	return { sso: managedSignInButton(getConfig()), ssoError: managedSignInError(error), notice: null }
 }
 
+const signInForm = formSchema({
+	email: fields.email,
+	password: fields.currentPassword,
+	redirectTo: fields.redirectTo,
+})
+
 export async function action({ request, context }: Route.ActionArgs) {
 	const limited = rateLimitedForm(context)
 	if (limited) return limited
-	const form = await parseForm(request, {
-		email: fields.email,
-		password: fields.currentPassword,
-		redirectTo: fields.redirectTo,
-	})
+	const form = await parseForm(request, signInForm)
 	if (!form.ok) return data(form, { status: 400 })
 
 	const { email, password, redirectTo } = form.data

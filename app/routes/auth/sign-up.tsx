@@ -4,7 +4,7 @@ import { PASSWORD_TOO_WEAK } from '../../auth/account-rules.server'
 import { signUpWithEmail } from '../../auth/credentials.server'
 import { requireGuest } from '../../auth/guards.server'
 import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
-import { fields, formFailure, parseForm } from '../../security/form.server'
+import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 
@@ -16,15 +16,17 @@ export async function loader(args: Route.LoaderArgs) {
 	return null
 }
 
+const signUpForm = formSchema({
+	name: fields.name,
+	email: fields.email,
+	password: fields.password,
+	redirectTo: fields.redirectTo,
+})
+
 export async function action({ request, context }: Route.ActionArgs) {
 	const limited = rateLimitedForm(context)
 	if (limited) return limited
-	const form = await parseForm(request, {
-		name: fields.name,
-		email: fields.email,
-		password: fields.password,
-		redirectTo: fields.redirectTo,
-	})
+	const form = await parseForm(request, signUpForm)
 	if (!form.ok) return data(form, { status: 400 })
 
 	const { redirectTo, ...account } = form.data

@@ -3,7 +3,7 @@ import type { Route } from './+types/cart'
 import { getViewer } from '../../auth/guards.server'
 import { MAX_LINE_QUANTITY } from '../../cart/limits'
 import { repositoriesFor } from '../../data/repositories.server'
-import { formFailure, parseForm, recordId, wholeNumber } from '../../security/form.server'
+import { formFailure, formSchema, parseForm, recordId, wholeNumber } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { FormError } from '../../ui/forms'
 import { Price } from '../../ui/money-format'
@@ -19,6 +19,13 @@ export async function loader(args: Route.LoaderArgs) {
 
 const quantity = wholeNumber('Quantity', 1, MAX_LINE_QUANTITY)
 
+const cartForm = formSchema({
+	intent: z.enum(['add', 'update', 'remove'], 'Unknown cart action'),
+	productId: recordId.optional(),
+	lineId: recordId.optional(),
+	quantity: quantity.optional(),
+})
+
 /**
  * POST /cart with `intent` (issue 6, a public contract): add (productId, quantity),
  * update (lineId, quantity), remove (lineId). The owner is the session (Customer) or the
@@ -26,12 +33,7 @@ const quantity = wholeNumber('Quantity', 1, MAX_LINE_QUANTITY)
  */
 export async function action(args: Route.ActionArgs) {
 	const viewer = await getViewer(args)
-	const form = await parseForm(args.request, {
-		intent: z.enum(['add', 'update', 'remove'], 'Unknown cart action'),
-		productId: recordId.optional(),
-		lineId: recordId.optional(),
-		quantity: quantity.optional(),
-	})
+	const form = await parseForm(args.request, cartForm)
 	if (!form.ok) return data(form, { status: 400 })
 	const { intent, productId, lineId, quantity: count } = form.data
 	const cart = repositoriesFor(viewer).cart

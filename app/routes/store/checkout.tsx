@@ -11,7 +11,7 @@ import { placeOrder } from '../../orders/checkout.server'
 import { recordProviderRef } from '../../orders/orders.server'
 import { checkoutConnections } from '../../payments/connections.server'
 import { startPayment } from '../../payments/payments.server'
-import { fields, parseForm } from '../../security/form.server'
+import { fields, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 import { Price } from '../../ui/money-format'
@@ -35,7 +35,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 const text = (label: string, max: number) => z.string().trim().min(1, `Enter ${label}`).max(max, `Use at most ${max} characters`)
 
-const checkoutForm = {
+const checkoutForm = formSchema({
 	email: fields.email,
 	name: fields.name,
 	addressLine1: text('a street address', 120),
@@ -45,7 +45,7 @@ const checkoutForm = {
 	country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'Enter a two-letter country code (e.g. US, DE)'),
 	payment: z.string().regex(/^[a-z0-9-]{1,40}$/, 'Choose a payment method'),
 	idempotencyKey: z.uuid('Reload the checkout page and try again'),
-}
+})
 
 /**
  * The spec's Checkout request: validated on the server, placed in one transaction, then

@@ -5,7 +5,7 @@ import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
 import { repositoriesFor } from '../../data/repositories.server'
 import { readUnsubscribeToken } from '../../newsletter/newsletter.server'
-import { parseForm } from '../../security/form.server'
+import { formSchema, parseForm } from '../../security/form.server'
 import { FormError } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Unsubscribe' }]
@@ -22,11 +22,13 @@ export async function loader(args: Route.LoaderArgs) {
 	return { token, email: verdict.email }
 }
 
+const unsubscribeForm = formSchema({ token: z.string().max(1024) })
+
 export async function action(args: Route.ActionArgs) {
 	const limited = rateLimitedForm(args.context)
 	if (limited) return limited
 	const viewer = await getViewer(args)
-	const form = await parseForm(args.request, { token: z.string().max(1024) })
+	const form = await parseForm(args.request, unsubscribeForm)
 	if (!form.ok) return data(form, { status: 400 })
 	const verdict = readUnsubscribeToken(form.data.token, viewer.storeId)
 	if (!verdict.ok) throw refused()

@@ -4,10 +4,12 @@ import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
 import { repositoriesFor } from '../../data/repositories.server'
 import { unsubscribeToken } from '../../newsletter/newsletter.server'
-import { fields, parseForm } from '../../security/form.server'
+import { fields, formSchema, parseForm } from '../../security/form.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Newsletter' }]
+
+const subscribeForm = formSchema({ email: fields.email })
 
 /**
  * Subscribe (spec 8: Sensitive). The answer is the same whether or not the address was
@@ -17,7 +19,7 @@ export async function action(args: Route.ActionArgs) {
 	const limited = rateLimitedForm(args.context)
 	if (limited) return limited
 	const viewer = await getViewer(args)
-	const form = await parseForm(args.request, { email: fields.email })
+	const form = await parseForm(args.request, subscribeForm)
 	if (!form.ok) return data(form, { status: 400 })
 	await repositoriesFor(viewer).newsletter.subscribe(form.data.email)
 	const token = unsubscribeToken({ storeId: viewer.storeId, email: form.data.email })

@@ -6,7 +6,7 @@ import { getDb } from '../../data/db.server'
 import { repositoriesFor } from '../../data/repositories.server'
 import { recordProviderRef } from '../../orders/orders.server'
 import { startPayment } from '../../payments/payments.server'
-import { parseForm } from '../../security/form.server'
+import { formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { OrderDetails } from '../../ui/order-details'
 import { z } from 'zod'
@@ -37,10 +37,12 @@ export async function loader(args: Route.LoaderArgs) {
 	}
 }
 
+const payForm = formSchema({ intent: z.literal('pay', 'Unknown action') })
+
 /** "Pay now" for a provider payment that did not start or was abandoned (same Session: idempotent). */
 export async function action(args: Route.ActionArgs) {
 	const order = await orderFor(args)
-	const form = await parseForm(args.request, { intent: z.literal('pay', 'Unknown action') })
+	const form = await parseForm(args.request, payForm)
 	if (!form.ok) return data(form, { status: 400 })
 	const confirmation = `/orders/${args.params.token}`
 	if (order.status !== 'awaiting_payment' || order.connection.provider !== 'stripe') {
