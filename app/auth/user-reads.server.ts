@@ -38,19 +38,12 @@ function idOnly(where: Where[]): string | null {
 
 /** The row without the relations a join added (`account` on a sign-in's read by email). */
 function ownFields(row: Row, join: object | undefined): Row {
-	if (!join) return { ...row }
 	const own = { ...row }
-	for (const relation of Object.keys(join)) delete own[relation]
+	for (const relation of Object.keys(join ?? {})) delete own[relation]
 	return own
 }
 
 const USER = 'user'
-
-async function remember(row: unknown, join?: object) {
-	const rows = await remembered()
-	const value = row as Row | null
-	if (rows && value && typeof value.id === 'string') rows.set(value.id, ownFields(value, join))
-}
 
 async function forget() {
 	;(await remembered())?.clear()
@@ -81,11 +74,13 @@ export function rememberUserReads<O extends BetterAuthOptions>(adapter: DBAdapte
 		...forgettingOnWrites(adapter),
 		async findOne<T>(data: Parameters<DBAdapter<O>['findOne']>[0]): Promise<T | null> {
 			if (data.model !== USER || data.select) return adapter.findOne<T>(data)
+			const rows = await remembered()
 			const id = data.join ? null : idOnly(data.where)
-			const known = id ? (await remembered())?.get(id) : undefined
+			const known = id ? rows?.get(id) : undefined
 			if (known) return { ...known } as T
 			const row = await adapter.findOne<T>(data)
-			await remember(row, data.join)
+			const value = row as Row | null
+			if (rows && typeof value?.id === 'string') rows.set(value.id, ownFields(value, data.join))
 			return row
 		},
 		transaction: (callback) => adapter.transaction((inner) => callback(forgettingOnWrites(inner))),
