@@ -5,6 +5,7 @@
  * ends with the one `bench:` line. Asserts nothing: the targets are read from the line.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
+import http from 'node:http'
 import autocannon from 'autocannon'
 import { cookieHeader } from '../../tests/helpers/http'
 import { closedLoop } from './closed-loop'
@@ -45,26 +46,46 @@ const ratio = (a: number, b: number) => Math.round((a / Math.max(1e-9, b)) * 100
  * Sign-ins counted by the loop that counts raw scrypt derivations (closed-loop.ts), so the
  * ratio compares like with like. (autocannon's per-second average leaves out the requests still
  * in flight when the row ends: eight sign-ins of ~0.5 s each, several percent of a 5 s row.)
+ *
+ * The client is node:http on a keep-alive agent, not fetch: the bench shares the two cores with
+ * the store, and raw scrypt pays for no client at all. fetch (undici's WHATWG layer) measured
+ * 1.5–2.4 ms of the bench's own CPU per sign-in, node:http 0.5–0.8 ms (docs/decisions/028).
  */
 async function signInRate(url: string, signIn: { headers: Record<string, string>; body: string }, seconds: number, concurrency: number): Promise<Row> {
 	const latencies: number[] = []
 	let refused = 0
-	const rate = await closedLoop(seconds, concurrency, async () => {
-		const sent = performance.now()
-		const response = await fetch(url, { method: 'POST', headers: signIn.headers, body: signIn.body, redirect: 'manual' })
-		await response.arrayBuffer()
-		latencies.push(performance.now() - sent)
-		if (response.status !== 302) refused++
-	})
-	if (refused > 0) console.warn(`bench: ${refused} of ${latencies.length} sign-ins were not answered 302; the sign-in rate is not comparable`)
-	const sorted = latencies.sort((a, b) => a - b)
-	const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN)
-	return {
-		route: url,
-		'req/s': Math.round(rate * 100) / 100,
-		'p50 ms': at(0.5),
-		'p99 ms': at(0.99),
-		'ok %': Math.round(((sorted.length - refused) / Math.max(1, sorted.length)) * 1000) / 10,
+	const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
+	const body = Buffer.from(signIn.body)
+	const headers = { ...signIn.headers, 'content-length': String(body.length) }
+	const post = () =>
+		new Promise<number>((resolve, reject) => {
+			const request = http.request(url, { agent, method: 'POST', headers }, (response) => {
+				response.resume()
+				response.on('end', () => resolve(response.statusCode ?? 0))
+				response.on('error', reject)
+			})
+			request.on('error', reject)
+			request.end(body)
+		})
+	try {
+		const rate = await closedLoop(seconds, concurrency, async () => {
+			const sent = performance.now()
+			const status = await post()
+			latencies.push(performance.now() - sent)
+			if (status !== 302) refused++
+		})
+		if (refused > 0) console.warn(`bench: ${refused} of ${latencies.length} sign-ins were not answered 302; the sign-in rate is not comparable`)
+		const sorted = latencies.sort((a, b) => a - b)
+		const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN)
+		return {
+			route: url,
+			'req/s': Math.round(rate * 100) / 100,
+			'p50 ms': at(0.5),
+			'p99 ms': at(0.99),
+			'ok %': Math.round(((sorted.length - refused) / Math.max(1, sorted.length)) * 1000) / 10,
+		}
+	} finally {
+		agent.destroy()
 	}
 }
 
