@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer, uniqueEmail } from '../../tests/helpers/databases'
 import { cookieHeader } from '../../tests/helpers/http'
 import { handleAuthRequest, MAX_AUTH_BODY_BYTES } from './auth-endpoint.server'
+import { mayCarryCookie } from './account-rules.server'
 import { ADMIN_HTTP_PATHS } from './auth.server'
 import { seedAdmin } from '../data/seed-admin.server'
 
@@ -223,5 +224,24 @@ describe.each(PROVIDERS)('account rules on /api/auth/* on %s (issue 5)', (provid
 			const email = uniqueEmail('seeded')
 			expect((await seedAdmin({ db: t.db, auth: t.auth, email, password: 'another admin password 42' })).kind).toBe('created')
 		})
+	})
+})
+
+describe('mayCarryCookie: when the ban check may be skipped (issue 11, spec 5.3)', () => {
+	const NAME = 'better-auth.session_token'
+	const withCookie = (cookie: string) => new Headers({ cookie })
+
+	it('skips only a request whose Cookie header holds the name nowhere', () => {
+		expect(mayCarryCookie({}, NAME)).toBe(false)
+		expect(mayCarryCookie({ headers: new Headers() }, NAME)).toBe(false)
+		expect(mayCarryCookie({ headers: withCookie('guestId=abc; theme=dark') }, NAME)).toBe(false)
+	})
+
+	it('checks every way better-call would still read the cookie: among others, spaced, or on the request alone', () => {
+		expect(mayCarryCookie({ headers: withCookie(`guestId=abc; ${NAME}=t.s`) }, NAME)).toBe(true)
+		expect(mayCarryCookie({ headers: withCookie(`  ${NAME} = t.s ;x=1`) }, NAME)).toBe(true)
+		expect(mayCarryCookie({ headers: withCookie(`__Secure-${NAME}=t.s`) }, `__Secure-${NAME}`)).toBe(true)
+		const request = new Request('http://localhost/api/auth/update-user', { headers: { cookie: `${NAME}=t.s` } })
+		expect(mayCarryCookie({ request }, NAME)).toBe(true)
 	})
 })

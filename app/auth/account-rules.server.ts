@@ -52,6 +52,18 @@ function checkNewPassword(password: unknown, userInputs: unknown[]) {
 
 type Body = Record<string, unknown> | undefined
 
+/**
+ * Whether a hook's request may carry the cookie `name`: false only when its Cookie header (the
+ * context's headers, else its request's: where better-call reads cookies from) holds that name
+ * nowhere, so no parser can find it (better-call's reads names verbatim, trimmed). Lets a hook
+ * that starts by reading the cookie be skipped without running it (issue 11: every sign-in
+ * without a session ran this hook's whole middleware for nothing).
+ */
+export function mayCarryCookie(ctx: { headers?: Headers; request?: Request }, name: string): boolean {
+	const headers = ctx.headers ?? ctx.request?.headers
+	return headers?.get('cookie')?.includes(name) ?? false
+}
+
 export function accountRules({ db }: { db: Db }) {
 	const revokeAll = (userId: string) => db.session.deleteMany({ where: { userId } })
 
@@ -100,8 +112,9 @@ export function accountRules({ db }: { db: Db }) {
 					}),
 				},
 				{
-					// Every endpoint but get-session (checked after it ran, below, to save a lookup).
-					matcher: (ctx) => ctx.path !== '/get-session',
+					// Every endpoint but get-session (checked after it ran, below, to save a lookup), and
+					// only when a session cookie came: without one there is no session to refuse.
+					matcher: (ctx) => ctx.path !== '/get-session' && mayCarryCookie(ctx, ctx.context.authCookies.sessionToken.name),
 					handler: createAuthMiddleware(async (ctx) => {
 						const token = await ctx.getSignedCookie(ctx.context.authCookies.sessionToken.name, ctx.context.secret)
 						if (!token) return
