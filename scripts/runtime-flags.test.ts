@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
@@ -38,5 +39,46 @@ describe('the malloc arena bound (issue 11.3)', () => {
 		expect(readFileSync('Dockerfile', 'utf8')).toContain(`ENV MALLOC_ARENA_MAX=${arenas}`)
 		expect(readFileSync('fly.toml', 'utf8')).toContain(`MALLOC_ARENA_MAX = "${arenas}"`)
 		expect(readFileSync('tests/e2e/support/start-server.mjs', 'utf8')).toContain('MALLOC_ARENA_MAX: config.malloc_arena_max')
+	})
+})
+
+// Issue 11.5: glibc's malloc asks for transparent huge pages for its large blocks, so scrypt's
+// 32 MiB per hash faults in 2 MiB pages instead of 8,192 small ones (docs/decisions/028).
+describe('huge pages for large malloc blocks (issue 11.5)', () => {
+	const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
+	const tunables: string = pkg.config.glibc_tunables
+
+	it('are asked for alike by npm start, the Dockerfile, fly.toml and the end-to-end and bench servers', () => {
+		expect(tunables).toBe('glibc.malloc.hugetlb=1')
+		expect(pkg.scripts.start).toContain('GLIBC_TUNABLES=$npm_package_config_glibc_tunables')
+		expect(readFileSync('Dockerfile', 'utf8')).toContain(`ENV GLIBC_TUNABLES=${tunables}`)
+		expect(readFileSync('fly.toml', 'utf8')).toContain(`GLIBC_TUNABLES = "${tunables}"`)
+		expect(readFileSync('tests/e2e/support/start-server.mjs', 'utf8')).toContain('GLIBC_TUNABLES: config.glibc_tunables')
+	})
+
+	/** Kilobytes of a fresh node's memory in huge pages after it allocated a 64 MiB Buffer. */
+	function hugeKb(env: Record<string, string>) {
+		const probe = `const b = Buffer.alloc(64 << 20, 1); let t = ''; try { t = require('node:fs').readFileSync('/proc/self/smaps_rollup', 'utf8') } catch {}; const m = t.match(/AnonHugePages:\\s+(\\d+)/); console.log(m ? m[1] : 'none', b.length)`
+		const run = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } })
+		expect(run.status).toBe(0)
+		const [kb, length] = run.stdout.trim().split(' ')
+		expect(length).toBe(String(64 << 20))
+		return kb === 'none' ? 0 : Number(kb)
+	}
+
+	it('take effect where the kernel allows them, and change nothing where it does not', () => {
+		const mode = process.platform === 'linux' ? readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8').match(/\[(\w+)\]/)?.[1] : 'none'
+		const asked = hugeKb({ MALLOC_ARENA_MAX: pkg.config.malloc_arena_max, GLIBC_TUNABLES: tunables })
+		const plain = hugeKb({})
+		if (mode === 'madvise') {
+			// This machine's mode (and Debian's default): only blocks that ask get huge pages.
+			expect(asked).toBeGreaterThanOrEqual(32 * 1024)
+			expect(plain).toBe(0)
+		} else if (mode === 'always') {
+			expect(asked).toBeGreaterThanOrEqual(32 * 1024)
+		} else {
+			// THP off (or not Linux): the setting is inert, and node runs as before.
+			expect(asked).toBe(0)
+		}
 	})
 })

@@ -5,6 +5,7 @@
  * ends with the one `bench:` line. Asserts nothing: the targets are read from the line.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import autocannon from 'autocannon'
 import { cookieHeader } from '../../tests/helpers/http'
@@ -89,8 +90,24 @@ async function signInRate(url: string, signIn: { headers: Record<string, string>
 	}
 }
 
-function rawScrypt(seconds: number, concurrency: number) {
-	const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench/scrypt-raw.ts', String(seconds), String(concurrency)], { encoding: 'utf8' })
+/** The store's allocator settings (package.json config): what `npm start` runs node with. */
+function storeAllocator(): Record<string, string> {
+	const { config } = JSON.parse(readFileSync('package.json', 'utf8'))
+	return { MALLOC_ARENA_MAX: config.malloc_arena_max, GLIBC_TUNABLES: config.glibc_tunables }
+}
+
+/**
+ * Raw node:crypto scrypt verifies/s in a process of its own. `allocator` undefined: node as it
+ * comes (the issue's reference; any allocator settings of the bench's own environment are
+ * removed). Otherwise with those settings, to show how much of the sign-in ratio is the store's
+ * own overhead and how much is scrypt made cheaper (docs/decisions/028, fourth pass).
+ */
+function rawScrypt(seconds: number, concurrency: number, allocator?: Record<string, string>) {
+	const { MALLOC_ARENA_MAX: _arenas, GLIBC_TUNABLES: _tunables, ...env } = process.env
+	const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench/scrypt-raw.ts', String(seconds), String(concurrency)], {
+		encoding: 'utf8',
+		env: { ...env, ...allocator },
+	})
 	return Number(run.stdout.trim())
 }
 
@@ -128,6 +145,7 @@ export async function benchBudget(options: Options) {
 		}
 		const storeOnly: Record<string, Row[]> = { cart: [], notFound: [], adminOrders: [], signIn: [] }
 		const scrypt: number[] = []
+		const scryptSameAllocator: number[] = []
 		const run = (url: string, cookie = '', extra: Partial<autocannon.Options> = {}) =>
 			measure(url, { url, connections, duration: seconds, headers: cookie ? { cookie } : {}, ...extra })
 
@@ -139,6 +157,7 @@ export async function benchBudget(options: Options) {
 			storeOnly.cart!.push(await run(`${store.base}/cart`, cart))
 			storeOnly.notFound!.push(await run(`${store.base}/no-such-page`, guest))
 			storeOnly.adminOrders!.push(await run(`${store.base}/admin/orders`, adminCookie))
+			scryptSameAllocator.push(rawScrypt(seconds, STORM, storeAllocator()))
 			scrypt.push(rawScrypt(seconds, STORM))
 			storeOnly.signIn!.push(await signInRate(`${store.base}/sign-in`, signIn, seconds, STORM))
 		}
@@ -174,6 +193,12 @@ export async function benchBudget(options: Options) {
 				] as const
 			).map(([row, rows]) => ({ row: `${row}: store`, 'req/s min/med/max': fmt(reqs(rows)), 'p99 ms min/med/max': fmt(p99s(rows)), ratio: '' })),
 			{ row: `raw node:crypto scrypt (${STORM} at once)`, 'req/s min/med/max': fmt(scrypt), 'p99 ms min/med/max': '', ratio: `sign-in/scrypt per round ${fmt(signInRatios)}` },
+			{
+				row: `raw scrypt, the store's allocator settings`,
+				'req/s min/med/max': fmt(scryptSameAllocator),
+				'p99 ms min/med/max': '',
+				ratio: `sign-in/this ${pairedRatio(reqs(storeOnly.signIn!), scryptSameAllocator)} (the store's own overhead)`,
+			},
 		]
 		console.log(`\nperformance budget: ${rounds} interleaved rounds of ${seconds}s, ${connections} connections\n`)
 		console.table(table)

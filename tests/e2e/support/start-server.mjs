@@ -37,12 +37,12 @@ if (init.status !== 0) {
 }
 
 // What `npm start` runs: the compiled server, no TypeScript loader in production.
-// The V8 flags and malloc arena bound `npm start` runs with (package.json config.node_flags and
-// config.malloc_arena_max, docs/decisions/028).
+// The V8 flags, malloc arena bound and glibc tunables `npm start` runs with (package.json
+// config.node_flags, config.malloc_arena_max and config.glibc_tunables, docs/decisions/028).
 const { config } = JSON.parse(readFileSync(fileURLToPath(new URL('package.json', `file://${root}`)), 'utf8'))
 const server = spawn(process.execPath, [...config.node_flags.split(' '), 'build/server.js'], {
 	cwd: root,
-	env: { ...process.env, MALLOC_ARENA_MAX: config.malloc_arena_max },
+	env: { ...process.env, MALLOC_ARENA_MAX: config.malloc_arena_max, GLIBC_TUNABLES: config.glibc_tunables },
 	stdio: 'inherit',
 })
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
