@@ -15,3 +15,14 @@ export class DomainError extends Error {
 }
 
 export const notFound = (what: string) => new DomainError(404, `${what} was not found.`)
+
+/**
+ * The one JSON error shape of every API the store answers: `{ code, message }`, the same
+ * shape better-auth gives its own errors under /api/auth/*, so a client reads one shape.
+ * `code` is a stable UPPER_SNAKE identifier; `message` is for people.
+ */
+export type ErrorBody = { code: string; message: string }
+
+export function jsonError(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+	return Response.json({ code, message } satisfies ErrorBody, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
+}
