@@ -153,7 +153,7 @@ describe('invalidation across processes over Redis (issue 11: a second process s
 })
 
 describe('the shared cache while Redis is hung (SIGSTOP of a private redis-server) [R54]', () => {
-	it('stops caching and forgets what it kept, with no request waiting on Redis; starts clean once Redis answers again', async () => {
+	it('stops caching and forgets what it kept, with no request waiting on Redis; starts clean once Redis answers again [R54]', async () => {
 		const redis = await privateRedis()
 		const logs: string[] = []
 		const bus = redisBus(redis.url, (line) => logs.push(line), { intervalMs: 200, timeoutMs: 200 })

@@ -116,7 +116,7 @@ describe('the rate-limit middleware’s 429 contract [R51]', () => {
 })
 
 describe('the rate-limit middleware while Redis is unavailable [R54]', () => {
-	it('sends a form page’s write on to its form, which answers 503 beside it with Retry-After', async () => {
+	it('sends a form page’s write on to its form, which answers 503 beside it with Retry-After [R54]', async () => {
 		verdict = 'unavailable'
 		route = answersWith(503, {})
 		const form = await post('/sign-in', { accept: 'text/html' })
@@ -126,7 +126,7 @@ describe('the rate-limit middleware while Redis is unavailable [R54]', () => {
 		expect(await form.text()).toBe('answered by the route')
 	})
 
-	it('answers APIs and data requests with a { code, message } 503 and Retry-After, never a bare { error }', async () => {
+	it('answers APIs and data requests with a { code, message } 503 and Retry-After, never a bare { error } [R54]', async () => {
 		verdict = 'unavailable'
 		for (const response of [await post('/api/auth/sign-in/email'), await fetch(`${base}/_root.data`)]) {
 			expect(response.status).toBe(503)

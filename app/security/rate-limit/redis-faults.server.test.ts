@@ -42,7 +42,7 @@ async function allClassesOnFallback(limiter: StoreLimiter) {
 }
 
 describe('a hung Redis (SIGSTOP) costs requests nothing once known [R54]', () => {
-	it('is found hung by the background probe, with no request made; every class then takes its fallback without asking Redis', async () => {
+	it('is found hung by the background probe, with no request made; every class then takes its fallback without asking Redis [R54]', async () => {
 		const redis = await redisForTest()
 		const { limiter, logs } = limiterOn(redis)
 		expect(sourceOf(await limiter.check(fresh(), 'authentication'))).toBe('redis')
@@ -56,7 +56,7 @@ describe('a hung Redis (SIGSTOP) costs requests nothing once known [R54]', () =>
 		expect(limiter.redis).toBe('down')
 	})
 
-	it('releases a check already waiting on Redis the moment the probe finds it hung', async () => {
+	it('releases a check already waiting on Redis the moment the probe finds it hung [R54]', async () => {
 		const redis = await redisForTest()
 		const { limiter } = limiterOn(redis)
 		expect(sourceOf(await limiter.check(fresh(), 'sensitive'))).toBe('redis')
@@ -68,7 +68,7 @@ describe('a hung Redis (SIGSTOP) costs requests nothing once known [R54]', () =>
 		expect(limiter.redis).toBe('down')
 	})
 
-	it('notices by itself when the hung Redis answers again: shared limits come back without a request paying for it', async () => {
+	it('notices by itself when the hung Redis answers again: shared limits come back without a request paying for it [R54]', async () => {
 		const redis = await redisForTest()
 		const { limiter, logs } = limiterOn(redis)
 		await limiter.check(fresh(), 'admin')
@@ -82,7 +82,7 @@ describe('a hung Redis (SIGSTOP) costs requests nothing once known [R54]', () =>
 })
 
 describe('a Redis that is down or refusing [R54]', () => {
-	it('fails closed for Authentication, Sensitive and Admin and open (to memory) for General when Redis dies, logging once; recovers', async () => {
+	it('fails closed for Authentication, Sensitive and Admin and open (to memory) for General when Redis dies, logging once; recovers [R54]', async () => {
 		const redis = await redisForTest()
 		const { limiter, logs } = limiterOn(redis, { RATE_LIMIT_GENERAL: '2/60' })
 		expect(await limiter.check('x', 'authentication')).toMatchObject({ success: true, source: 'redis' })
@@ -98,7 +98,7 @@ describe('a Redis that is down or refusing [R54]', () => {
 		expect(await limiter.check(fresh(), 'authentication')).toMatchObject({ success: true, source: 'redis' })
 	}, 20_000)
 
-	it('starts on the fallback when Redis is down at start, and switches to Redis by itself when it comes up', async () => {
+	it('starts on the fallback when Redis is down at start, and switches to Redis by itself when it comes up [R54]', async () => {
 		const redis = await redisForTest({ start: false })
 		const { limiter, logs } = limiterOn(redis)
 		await allClassesOnFallback(limiter)
@@ -128,7 +128,7 @@ describe('the resilient wrapper', () => {
 		}
 	}
 
-	it('asks a failing Redis once, then takes the fallback without asking it again until the probe says it is back', async () => {
+	it('asks a failing Redis once, then takes the fallback without asking it again until the probe says it is back [R54]', async () => {
 		let calls = 0
 		const failing: Limiter = {
 			check: async () => {
