@@ -13,11 +13,12 @@ import { createDb } from '../app/data/db.server'
 import { cookieHeader } from '../tests/helpers/http'
 import { benchBudget, buildBaseline } from './bench/budget'
 import { benchEvents } from './bench/events'
+import { benchRedisFaults } from './bench/redis-faults'
 import { benchAdmin as admin, measure as measureRow, postForm, type Server, startStore as startServer } from './bench/servers'
 import { benchUploads } from './bench/uploads'
 
 if (process.argv.includes('--help')) {
-	console.log(`Usage: npm run bench [-- --seconds N --connections N --rounds N --load-seconds N --budget | --features --no-build]
+	console.log(`Usage: npm run bench [-- --seconds N --connections N --rounds N --load-seconds N --budget | --features | --redis-faults --no-build]
 
 Builds the store and a bare React Router app (scripts/bench/baseline), then:
 - features (skip with --budget): the built server on a fresh SQLite database: the home
@@ -25,7 +26,8 @@ Builds the store and a bare React Router app (scripts/bench/baseline), then:
   email sign-in (scrypt); storefront rows (product page, a cart of three, a checkout
   submit); uploads of a 2 MB PNG on disk and on a local S3 stand-in (s3rver) and the
   server's peak memory while a customer sends a 200 MB upload body; the rate limiter off,
-  in memory and on Redis; provider-event ingest on SQLite and PostgreSQL.
+  in memory and on Redis; provider-event ingest on SQLite and PostgreSQL; what a hung or
+  down Redis adds to a request (scripts/bench/redis-faults.ts; alone with --redis-faults).
 - the performance budget (issue 11; skip with --features): the store beside the baseline,
   interleaved rounds, sign-in against raw scrypt, latency during a sign-in storm, peak
   memory over 60 s of pages at 50 connections and a storm. Ends with the line
@@ -53,6 +55,10 @@ if (!process.argv.includes('--no-build')) {
 let main: Server
 let base = ''
 
+if (process.argv.includes('--redis-faults')) {
+	await benchRedisFaults()
+	process.exit(0)
+}
 if (!budgetOnly) await benchFeatures()
 if (!featuresOnly) {
 	const { line } = await benchBudget({ seconds, connections, rounds: arg('rounds', 5), loadSeconds: arg('load-seconds', 60) })
@@ -102,6 +108,7 @@ async function benchFeatures() {
 		console.table(await benchRateLimits())
 		console.log('\nprovider event ingest (each event delivered 10 times, shuffled, 10 at a time)\n')
 		console.table(await benchEvents())
+		await benchRedisFaults()
 	} finally {
 		await main.stop()
 	}

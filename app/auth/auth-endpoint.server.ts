@@ -1,5 +1,6 @@
 import { BodyTooLargeError, MAX_FORM_BYTES, readBodyWithin } from '../security/form.server'
-import { accountLimit } from '../security/rate-limit/account.server'
+import { jsonError } from '../errors.server'
+import { countSignInAttempt } from '../security/rate-limit/account.server'
 import { type Auth, getAuth } from './auth.server'
 import { type Config, getConfig } from '../config/env.server'
 import { unknownProviderRoute } from './sso.server'
@@ -20,10 +21,6 @@ function emailOf(body: Uint8Array) {
 /** The same cap as the store's own forms: every better-auth request body is a few small fields. */
 export const MAX_AUTH_BODY_BYTES = MAX_FORM_BYTES
 
-function refusal(status: number, code: string, message: string) {
-	return Response.json({ code, message }, { status, headers: { 'Cache-Control': 'no-store' } })
-}
-
 /**
  * Hands a request to better-auth after the store's own checks (issue 5.2, 5.4):
  * - the admin plugin's HTTP surface answers 404 however the path is spelled (better-auth's
@@ -34,10 +31,10 @@ function refusal(status: number, code: string, message: string) {
 export async function handleAuthRequest(request: Request, auth: Auth = getAuth(), config: Config = getConfig()): Promise<Response> {
 	const path = new URL(request.url).pathname.toLowerCase().replace(/\/{2,}/g, '/')
 	if (path === '/api/auth/admin' || path.startsWith('/api/auth/admin/')) {
-		return refusal(404, 'NOT_FOUND', 'Not found')
+		return jsonError(404, 'NOT_FOUND', 'Not found')
 	}
 	// Issue 10: an OAuth callback exists only for the enabled managed provider (spec 5.5, 5.9).
-	if (unknownProviderRoute(path, config)) return refusal(404, 'NOT_FOUND', 'Not found')
+	if (unknownProviderRoute(path, config)) return jsonError(404, 'NOT_FOUND', 'Not found')
 	if (request.method === 'GET' || request.method === 'HEAD') return auth.handler(request)
 
 	let body: Uint8Array
@@ -45,19 +42,23 @@ export async function handleAuthRequest(request: Request, auth: Auth = getAuth()
 		body = await readBodyWithin(request, MAX_AUTH_BODY_BYTES)
 	} catch (error) {
 		if (error instanceof BodyTooLargeError) {
-			return refusal(413, 'PAYLOAD_TOO_LARGE', `Request bodies here are limited to ${MAX_AUTH_BODY_BYTES} bytes.`)
+			return jsonError(413, 'PAYLOAD_TOO_LARGE', `Request bodies here are limited to ${MAX_AUTH_BODY_BYTES} bytes.`)
 		}
 		throw error
 	}
 	// Issue 10: the workload credential (or the OAuth client secret) is never a password or a token.
 	if (bodyCarriesSecret(body, refusedSecrets(config))) return refusalResponse()
-	if (path === '/api/auth/sign-in/email') {
-		const limited = await accountLimit(emailOf(body))
-		if (limited) return Response.json({ code: 'TOO_MANY_REQUESTS', message: limited.message }, { status: limited.status, headers: { ...limited.headers, 'Cache-Control': 'no-store' } })
-	}
 	const headers = new Headers(request.headers)
 	headers.delete('content-length')
-	return auth.handler(
-		new Request(request.url, { method: request.method, headers, body: Buffer.from(body), signal: request.signal }),
-	)
+	const forward = () => auth.handler(new Request(request.url, { method: request.method, headers, body: Buffer.from(body), signal: request.signal }))
+	if (path !== '/api/auth/sign-in/email') return forward()
+	// Failures per account and client, as on the sign-in form [R53]; a success clears them.
+	const attempt = await countSignInAttempt(emailOf(body), request)
+	if (attempt.refused) {
+		const { status, code, message, headers: limitHeaders } = attempt.refused
+		return jsonError(status, code, message, limitHeaders)
+	}
+	const response = await forward()
+	if (response.ok) await attempt.succeeded()
+	return response
 }

@@ -1,6 +1,7 @@
 import type IORedis from 'ioredis'
 import type { RedisOptions } from 'ioredis'
 import { onFirstUse } from '../config/optional-packages.server'
+import { type ProbeOptions, type RedisHealth, watchRedis } from './redis-health.server'
 
 const ioredis = onFirstUse<typeof IORedis>('ioredis')
 
@@ -11,11 +12,12 @@ export function redisClient(url: string, options: RedisOptions): IORedis {
 }
 
 /**
- * Issue 11: "forget this" messages between the store's processes, over Redis pub/sub when
- * REDIS_URL is set. A cache asks `canCache()` before keeping anything: true without Redis
- * (one process, nobody to hear from), and with Redis only while the subscription is live —
- * a message missed during an outage could leave a stale entry, so while the subscription is
- * down nothing is cached, and every cache is emptied when it comes back.
+ * "Forget this" messages between the store's processes, over Redis pub/sub when REDIS_URL is
+ * set. A cache asks `canCache()` before keeping anything: true without Redis (one process,
+ * nobody to hear from), and with Redis only while the subscription is live and Redis answers
+ * its probe — a message missed or held up during an outage (Redis down or hung) could leave a
+ * stale entry, so every cache is emptied when Redis is lost and again when it comes back, and
+ * nothing is cached in between. No request ever waits on Redis here.
  */
 export type InvalidationBus = {
 	publish(topic: string, key: string): void
@@ -40,7 +42,7 @@ export function localBus(): InvalidationBus {
 	}
 }
 
-export function redisBus(url: string, log: (message: string) => void = console.warn): InvalidationBus {
+export function redisBus(url: string, log: (message: string) => void = console.warn, probe?: ProbeOptions): InvalidationBus {
 	const local = localBus()
 	const retryStrategy = (times: number) => Math.min(times * 200, 2_000)
 	// Queued until connected, so a short-lived process (init) still delivers its forgets.
@@ -48,8 +50,21 @@ export function redisBus(url: string, log: (message: string) => void = console.w
 	publisher.on('error', () => undefined)
 	const topics = new Set<string>()
 	let subscriber: IORedis | undefined
-	let live = false
+	let health: RedisHealth | undefined
+	let subscribed = false
+	let wasLive = false
 	let everLive = false
+	const live = () => subscribed && health?.state === 'up'
+	// Whatever was published while this process was not hearing is unknown: start clean, and
+	// keep nothing while deaf (a forget from another process could be missed or late).
+	const update = () => {
+		if (live() === wasLive) return
+		wasLive = !wasLive
+		for (const topic of topics) local.publish(topic, ALL)
+		if (!wasLive) log('[cache] Redis unavailable: caches are bypassed until it is back.')
+		else if (everLive) log('[cache] Redis is back: shared cache invalidation restored.')
+		everLive ||= wasLive
+	}
 
 	// Only a process that reads a cache listens (init and other scripts only publish).
 	const listen = () => {
@@ -57,21 +72,22 @@ export function redisBus(url: string, log: (message: string) => void = console.w
 		const connection = redisClient(url, { maxRetriesPerRequest: 1, connectTimeout: 1_000, retryStrategy })
 		subscriber = connection
 		connection.on('error', () => undefined)
+		// A hung Redis keeps the connection open and delivers nothing: the probe (a PING, which a
+		// subscribed connection may send) finds that out as it finds a closed one [R54].
+		health = watchRedis(connection, probe)
+		health.onChange(update)
 		connection.on('ready', () => {
 			connection.subscribe(CHANNEL).then(
 				() => {
-					// Whatever was published while this process was not listening is unknown: start clean.
-					for (const topic of topics) local.publish(topic, ALL)
-					live = true
-					if (everLive) log('[cache] Redis is back: shared cache invalidation restored.')
-					everLive = true
+					subscribed = true
+					update()
 				},
 				() => undefined,
 			)
 		})
 		connection.on('close', () => {
-			if (live) log('[cache] Redis unavailable: caches are bypassed until it is back.')
-			live = false
+			subscribed = false
+			update()
 		})
 		connection.on('message', (_channel: string, message: string) => {
 			const [topic, key] = splitMessage(message)
@@ -89,9 +105,11 @@ export function redisBus(url: string, log: (message: string) => void = console.w
 			local.subscribe(topic, forget)
 			listen()
 		},
-		canCache: () => live,
+		canCache: live,
 		async close() {
-			live = false
+			subscribed = false
+			health?.stop()
+			health = undefined
 			subscriber?.disconnect()
 			// QUIT answers after the commands before it: queued forgets are sent first.
 			await Promise.race([publisher.quit().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2_000).unref())])

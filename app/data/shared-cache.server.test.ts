@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { ALL, type InvalidationBus, localBus, redisBus } from './invalidation.server'
 import { sharedCache } from './shared-cache.server'
+import { privateRedis } from '../../tests/helpers/redis'
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
@@ -149,4 +150,46 @@ describe('invalidation across processes over Redis (issue 11: a second process s
 		await cache.get('k', source.load)
 		expect(source.calls).toBe(2)
 	})
+})
+
+describe('the shared cache while Redis is hung (SIGSTOP of a private redis-server) [R54]', () => {
+	it('stops caching and forgets what it kept, with no request waiting on Redis; starts clean once Redis answers again [R54]', async () => {
+		const redis = await privateRedis()
+		const logs: string[] = []
+		const bus = redisBus(redis.url, (line) => logs.push(line), { intervalMs: 200, timeoutMs: 200 })
+		try {
+			const cache = sharedCache<string>({ topic: `hung-${Math.random()}`, ttlMs: 60_000, max: 10, bus: () => bus })
+			let database = 'kept'
+			let reads = 0
+			const read = () => (reads++, Promise.resolve(database))
+			await cache.get('k', read)
+			await expect.poll(() => bus.canCache(), { timeout: 5_000 }).toBe(true)
+			// Subscribing started clean; from now on the entry is kept.
+			await cache.get('k', read)
+			reads = 0
+			expect(await cache.get('k', read)).toBe('kept')
+			expect(reads).toBe(0)
+
+			redis.pause()
+			await expect.poll(() => bus.canCache(), { timeout: 5_000 }).toBe(false)
+			expect(logs.filter((line) => line.includes('Redis unavailable'))).toHaveLength(1)
+			// While Redis is still stopped: every read goes to the source (a forget from another
+			// process could be held up), and none of them waits on Redis.
+			database = 'while hung'
+			expect(await cache.get('k', read)).toBe('while hung')
+			expect(await cache.get('k', read)).toBe('while hung')
+			expect(reads).toBe(2)
+
+			redis.resume()
+			await expect.poll(() => bus.canCache(), { timeout: 5_000 }).toBe(true)
+			expect(logs.some((line) => line.includes('Redis is back'))).toBe(true)
+			database = 'after'
+			expect(await cache.get('k', read)).toBe('after')
+			expect(await cache.get('k', read)).toBe('after')
+			expect(reads).toBe(3)
+		} finally {
+			await bus.close()
+			await redis.kill()
+		}
+	}, 20_000)
 })

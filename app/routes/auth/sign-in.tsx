@@ -4,8 +4,8 @@ import { signInWithEmail } from '../../auth/credentials.server'
 import { requireGuest } from '../../auth/guards.server'
 import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
 import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
-import { limitSignInAccount } from '../../security/rate-limit/account.server'
-import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
+import { countSignInAttempt, refusedSignInForm } from '../../security/rate-limit/account.server'
+import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 import { getConfig } from '../../config/env.server'
 import { managedSignInError } from '../../auth/sso-flow.server'
@@ -15,6 +15,9 @@ import { ENROLMENT_REQUIRED_MESSAGE, TWO_FACTOR_ENROLMENT_REQUIRED } from '../..
 import { TWO_FACTOR_PATH, TWO_FACTOR_RESTART, TWO_FACTOR_RESTART_MESSAGE } from '../../auth/two-factor-flow.server'
 
 export const meta = () => [{ title: 'Sign in' }]
+
+// A per-account refusal carries its own window's Retry-After and X-RateLimit-* [R51].
+export const headers = refusalHeaders
 
 /** One message for every failed sign-in: it never tells whether the email has an account. */
 export const SIGN_IN_FAILED = 'Invalid email or password.'
@@ -44,9 +47,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (!form.ok) return data(form, { status: 400 })
 
 	const { email, password, redirectTo } = form.data
-	// Also per account: rotating addresses gives no unlimited guesses at one email.
-	const accountLimit = await limitSignInAccount(email)
-	if (accountLimit) return accountLimit
+	// Failures per account and client: another client's failures never refuse this one [R53].
+	const attempt = await countSignInAttempt(email, request)
+	if (attempt.refused) return refusedSignInForm(attempt.refused)
 	const result = await signInWithEmail({ email, password, request })
 	if (!result.ok) {
 		// Issue 10.4: the password was right, but the Store requires an admin's second factor first.
@@ -55,6 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 		}
 		return data(formFailure({}, SIGN_IN_FAILED), { status: 401 })
 	}
+	await attempt.succeeded()
 	// No session yet: better-auth set its two_factor cookie and waits for a code.
 	if (result.twoFactorRedirect) throw redirect(withRedirect(TWO_FACTOR_PATH, redirectTo ?? ''), { headers: result.headers })
 	throw redirect(safeRedirect(redirectTo, '/account'), { headers: result.headers })

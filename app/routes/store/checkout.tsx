@@ -22,7 +22,8 @@ export const meta = () => [{ title: 'Checkout' }]
 export async function loader(args: Route.LoaderArgs) {
 	const viewer = await getViewer(args)
 	const summary = await repositoriesFor(viewer).cart.summary()
-	if (summary.lines.length === 0) throw await redirectWithFlash('/cart', 'Your cart is empty.')
+	// A refused submit answers its 429 beside the form whatever the cart holds [R51].
+	if (summary.lines.length === 0 && !rateLimitedForm(args.context)) throw await redirectWithFlash('/cart', 'Your cart is empty.')
 	const connections = await checkoutConnections(getDb(), viewer.storeId)
 	return {
 		summary,

@@ -2,17 +2,23 @@ import { createHash } from 'node:crypto'
 import type { Ratelimit } from '@upstash/ratelimit'
 import type IORedis from 'ioredis'
 import { onFirstUse } from '../../config/optional-packages.server'
+import type { RedisHealth } from '../../data/redis-health.server'
 
 /** Loaded by a store with REDIS_URL only (issue 11): the in-memory limiter does not need it. */
 const upstash = onFirstUse<typeof import('@upstash/ratelimit')>('@upstash/ratelimit')
 
-/** One decision: the spec's 429 contract is built from it (limit, remaining, reset). */
-export type Decision = { success: boolean; limit: number; remaining: number; resetMs: number }
+/**
+ * One decision: the 429 contract is built from it (limit, remaining, reset). `source` says
+ * which backend counted it: `memory` under REDIS_URL means Redis was unavailable (the fallback).
+ */
+export type Decision = { success: boolean; limit: number; remaining: number; resetMs: number; source: 'memory' | 'redis' }
 
 export type Rule = { limit: number; windowSeconds: number }
 
 export interface Limiter {
 	check(key: string, rule: Rule): Promise<Decision>
+	/** Forgets what `key` has used (a sign-in that succeeded clears its failures [R53]). */
+	reset?(key: string): Promise<void>
 }
 
 /**
@@ -35,7 +41,10 @@ export function memoryLimiter(now: () => number = Date.now): Limiter & { clear()
 				windows.set(key, window)
 			}
 			window.count++
-			return { success: window.count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - window.count), resetMs: window.resetMs }
+			return { success: window.count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - window.count), resetMs: window.resetMs, source: 'memory' }
+		},
+		async reset(key) {
+			windows.delete(key)
 		},
 		clear() {
 			windows.clear()
@@ -87,7 +96,32 @@ export function redisLimiter(redis: IORedis, prefix = 'store:rl'): Limiter {
 				limiters.set(id, limiter)
 			}
 			const result = await limiter.limit(key)
-			return { success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), resetMs: result.reset }
+			return { success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), resetMs: result.reset, source: 'redis' }
+		},
+	}
+}
+
+/**
+ * Fixed windows in Redis that can be cleared by key: sign-in failures per account and client
+ * (docs/decisions/031-sign-in-lockout.md). @upstash/ratelimit's own reset SCANs the whole
+ * keyspace with a glob built from the key, too costly for every successful sign-in; here a
+ * reset is one DEL. INCR and the window's expiry happen in one script, so a key never lives
+ * without its expiry.
+ */
+const COUNT_SCRIPT = `local n = redis.call('INCR', KEYS[1])
+if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {n, redis.call('PTTL', KEYS[1])}`
+
+export function redisCounter(redis: IORedis, prefix = 'store:rl:count'): Limiter {
+	const counting = redis as IORedis & { storeCount(key: string, windowMs: number): Promise<[number, number]> }
+	if (!('storeCount' in redis)) redis.defineCommand('storeCount', { numberOfKeys: 1, lua: COUNT_SCRIPT })
+	return {
+		async check(key, rule) {
+			const [count, ttlMs] = await counting.storeCount(`${prefix}:${key}`, rule.windowSeconds * 1000)
+			return { success: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetMs: Date.now() + Math.max(0, ttlMs), source: 'redis' }
+		},
+		async reset(key) {
+			await redis.del(`${prefix}:${key}`)
 		},
 	}
 }
@@ -96,33 +130,46 @@ export class LimiterUnavailableError extends Error {
 	override name = 'LimiterUnavailableError'
 }
 
+/** What the resilient wrapper needs to know about Redis (app/data/redis-health.server.ts). */
+export type Availability = Pick<RedisHealth, 'state' | 'settled' | 'onLost' | 'failed'>
+
+const LOST = Symbol('redis lost')
+
 /**
- * The outage policy (docs/decisions/017-rate-limits.md): when Redis does not answer,
+ * The outage policy (docs/decisions/017-rate-limits.md, [R54]): while Redis is unavailable,
  * General falls back to the in-memory limiter and the other classes fail closed (the caller
- * answers 503 with Retry-After). Logged once per outage; recovery is automatic.
+ * answers 503 with Retry-After). Redis is not asked at all while `health` says it is down, and
+ * a command in flight is dropped the moment it is found down, so nothing waits on it; the
+ * health probe, not a request, finds out when it is back.
  */
-export function resilientLimiter({ primary, fallback, log = console.warn }: { primary: Limiter; fallback: Limiter; log?: (message: string) => void }) {
-	let down = false
+export function resilientLimiter({ primary, fallback, health }: { primary: Limiter; fallback: Limiter; health: Availability }) {
+	const fromPrimary = (key: string, rule: Rule) =>
+		new Promise<Decision | typeof LOST>((resolve, reject) => {
+			const stop = health.onLost(() => resolve(LOST))
+			primary.check(key, rule).then(
+				(decision) => (stop(), resolve(decision)),
+				(error: unknown) => (stop(), reject(error)),
+			)
+		})
 	return {
 		async check(key: string, rule: Rule, { failOpen }: { failOpen: boolean }): Promise<Decision> {
-			try {
-				const decision = await primary.check(key, rule)
-				if (down) {
-					down = false
-					log('[rate-limit] Redis is answering again: shared limits restored.')
+			if (health.state === 'starting') await health.settled
+			if (health.state === 'up') {
+				try {
+					const decision = await fromPrimary(key, rule)
+					if (decision !== LOST) return decision
+				} catch (error) {
+					health.failed((error as Error).message?.slice(0, 120) ?? 'command failed')
 				}
-				return decision
-			} catch (error) {
-				if (!down) {
-					down = true
-					log(`[rate-limit] Redis unavailable (${(error as Error).message?.slice(0, 120)}): General falls back to memory; Authentication, Sensitive and Admin answer 503 until it is back.`)
-				}
-				if (failOpen) return fallback.check(key, rule)
-				throw new LimiterUnavailableError('rate limiter unavailable')
 			}
+			if (failOpen) return fallback.check(key, rule)
+			throw new LimiterUnavailableError('rate limiter unavailable')
 		},
-		get down() {
-			return down
+		/** Best effort: a count Redis could not clear expires with its window. */
+		async reset(key: string) {
+			await fallback.reset?.(key)
+			if (health.state !== 'up') return
+			await primary.reset?.(key).catch((error: unknown) => health.failed((error as Error).message?.slice(0, 120) ?? 'command failed'))
 		},
 	}
 }

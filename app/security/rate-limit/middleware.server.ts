@@ -1,7 +1,10 @@
 import type { NextFunction, Request, Response } from 'express'
+import onHeaders from 'on-headers'
 import type { ServerBuild } from 'react-router'
+import { jsonError } from '../../errors.server'
 import { classify } from './classes'
-import { rateLimitHeaders, type StoreLimiter, tooManyMessage } from './rate-limit.server'
+import type { Decision } from './limiter.server'
+import { rateLimitHeaders, type StoreLimiter, tooManyMessage, UNAVAILABLE } from './rate-limit.server'
 import { routeMatcher } from './route-match'
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
@@ -10,9 +13,10 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
  * Counts every request against its route class BEFORE any route runs (and before scrypt on
  * sign-in), keyed by the client address Express resolved (`trust proxy` = TRUST_PROXY, so a
  * spoofed X-Forwarded-For changes nothing). Limited classes carry X-RateLimit-* on every
- * response. Over the limit: form pages get the decision and render the 429 beside their form;
- * everything else gets 429 here (JSON for APIs, a short page for browsers), with Retry-After.
- * Redis gone: General falls back to memory, the other classes answer 503 with Retry-After.
+ * response. Over the limit, or Redis unavailable for a class that fails closed: form pages
+ * get the verdict and render it beside their form (their action checks it first);
+ * everything else is answered here: 429 or 503 with Retry-After, `{ code, message }` JSON
+ * for APIs and data requests, a short page for browsers [R51, R54].
  */
 export function rateLimitMiddleware({
 	limiter,
@@ -21,7 +25,7 @@ export function rateLimitMiddleware({
 }: {
 	limiter: StoreLimiter
 	build: ServerBuild | (() => Promise<ServerBuild>)
-	onDecision: (res: Response, decision: import('./limiter.server').Decision) => void
+	onDecision: (res: Response, decision: Decision | 'unavailable') => void
 }) {
 	let match: ((pathname: string) => string | undefined) | undefined
 	let matchedBuild: ServerBuild | undefined
@@ -36,27 +40,50 @@ export function rateLimitMiddleware({
 			const { routeClass, form } = classify(routeId, req.method)
 			const decision = await limiter.check(req.ip ?? 'unknown', routeClass)
 			if (decision === null) return next()
-			if (decision === 'unavailable') {
-				res.status(503).set({ 'Retry-After': '5', 'Cache-Control': 'no-store' }).json({ error: 'Temporarily unavailable: please retry shortly.' })
-				return
+			const headers = decision === 'unavailable' ? UNAVAILABLE.headers : rateLimitHeaders(decision)
+			if (decision !== 'unavailable' && decision.success) {
+				unlessAnsweredFor(res, headers)
+				return next()
 			}
-			res.set(rateLimitHeaders(decision))
-			if (decision.success) return next()
 			if (form) {
+				unlessAnsweredFor(res, headers)
 				onDecision(res, decision)
 				return next()
 			}
-			res.status(429).set('Cache-Control', 'no-store')
-			const message = tooManyMessage(decision)
-			if (req.path.startsWith('/api/') || req.accepts(['html', 'json']) === 'json') {
-				res.json({ error: 'TOO_MANY_REQUESTS', message })
-				return
-			}
-			res
-				.type('html')
-				.send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head><body><h1>Too many requests</h1><p>${escapeHtml(message)}</p><p><a href="/">Back to the store</a></p></body></html>`)
+			const [status, code, message] =
+				decision === 'unavailable' ? [503, 'TEMPORARILY_UNAVAILABLE', UNAVAILABLE.message] : [429, 'TOO_MANY_REQUESTS', tooManyMessage(decision)]
+			await send(res, refusal(req, { status, code, message, headers }))
 		} catch (error) {
 			next(error)
 		}
 	}
+}
+
+/**
+ * The class's headers, set as the response starts unless the route answered with a limit of
+ * its own (the per-account sign-in refusal): exactly one Retry-After and one
+ * X-RateLimit-Reset, for the window that refused the request [R51].
+ */
+function unlessAnsweredFor(res: Response, headers: Readonly<Record<string, string>>) {
+	onHeaders(res, () => {
+		if (res.getHeader('Retry-After') !== undefined || res.getHeader('X-RateLimit-Reset') !== undefined) return
+		for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+	})
+}
+
+type Refusal = { status: number; code: string; message: string; headers: Readonly<Record<string, string>> }
+
+function refusal(req: Request, { status, code, message, headers }: Refusal): globalThis.Response {
+	if (req.path.startsWith('/api/') || req.path.endsWith('.data') || req.accepts(['html', 'json']) === 'json') {
+		return jsonError(status, code, message, { ...headers })
+	}
+	const title = status === 429 ? 'Too many requests' : 'Briefly unavailable'
+	const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${escapeHtml(message)}</p><p><a href="/">Back to the store</a></p></body></html>`
+	return new Response(page, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers } })
+}
+
+async function send(res: Response, response: globalThis.Response) {
+	res.status(response.status)
+	response.headers.forEach((value, name) => res.setHeader(name, value))
+	res.end(Buffer.from(await response.arrayBuffer()))
 }

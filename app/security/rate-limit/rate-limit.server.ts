@@ -2,71 +2,74 @@ import type IORedis from 'ioredis'
 import { createContext, data, type RouterContext, type RouterContextProvider } from 'react-router'
 import type { Config } from '../../config/env.server'
 import { redisClient } from '../../data/invalidation.server'
+import { type ProbeOptions, type RedisHealth, type RedisState, watchRedis } from '../../data/redis-health.server'
 import { formFailure } from '../form.server'
 import type { RouteClass } from './classes'
-import { type Decision, LimiterUnavailableError, type Limiter, memoryLimiter, type Rule, redisLimiter, resilientLimiter } from './limiter.server'
+import { type Decision, LimiterUnavailableError, memoryLimiter, type Rule, redisCounter, redisLimiter, resilientLimiter } from './limiter.server'
 
 export type RateLimits = Record<RouteClass | 'account', Rule>
 
 /**
- * The store's limiter (spec 8, issue 7): in memory by default, Redis when REDIS_URL is set.
- * One instance per process, shared by the Express middleware (scripts/server.ts) and the app
- * build (per-account sign-in limits), hence kept on globalThis.
+ * The store's limiter (docs/decisions/017-rate-limits.md): in memory by default, Redis when
+ * REDIS_URL is set. One instance per process, shared by the Express middleware
+ * (scripts/server.ts) and the app build (per-account sign-in limits), hence kept on globalThis.
  */
 export type StoreLimiter = {
 	rules: RateLimits
 	/** Counts one request of `key` against `rule`; null means limiting is switched off. */
 	check(key: string, routeClass: RouteClass | 'account'): Promise<Decision | 'unavailable' | null>
+	/** Clears `key`'s count: a sign-in that succeeded clears that client's failures [R53]. */
+	reset(key: string, routeClass: 'account'): Promise<void>
+	/** Redis as the background probe last found it; undefined without REDIS_URL. */
+	readonly redis: RedisState | undefined
 	close(): Promise<void>
 }
 
-const globalForLimiter = globalThis as unknown as { storeLimiter?: StoreLimiter; storeRateContext?: RouterContext<Decision | null> }
+/** For tests and the fault bench; the defaults are the store's. */
+export type LimiterOptions = { commandTimeoutMs?: number; probe?: ProbeOptions }
 
-export function createStoreLimiter(config: Pick<Config, 'rateLimits' | 'redisUrl'>, log?: (message: string) => void): StoreLimiter {
+const globalForLimiter = globalThis as unknown as { storeLimiter?: StoreLimiter; storeRateContext?: RouterContext<RateContext> }
+
+export function createStoreLimiter(
+	config: Pick<Config, 'rateLimits' | 'redisUrl'>,
+	log: (message: string) => void = console.warn,
+	{ commandTimeoutMs = 500, probe }: LimiterOptions = {},
+): StoreLimiter {
 	const rules = config.rateLimits.rules
 	const memory = memoryLimiter()
 	let redis: IORedis | undefined
-	let shared: ReturnType<typeof resilientLimiter> | undefined
+	let health: RedisHealth | undefined
+	let classes: ReturnType<typeof resilientLimiter> | undefined
+	let accounts: ReturnType<typeof resilientLimiter> | undefined
 	if (config.redisUrl) {
 		redis = redisClient(config.redisUrl, {
-			// Answer fast or not at all: a request never waits on a Redis that is gone.
+			// Nothing is queued for a Redis that is not connected; the timeout is a backstop, the
+			// health probe usually finds a hung Redis first.
 			enableOfflineQueue: false,
 			maxRetriesPerRequest: 0,
-			commandTimeout: 500,
+			commandTimeout: commandTimeoutMs,
 			connectTimeout: 1_000,
-			lazyConnect: false,
 			retryStrategy: (times) => Math.min(times * 200, 2_000),
 		})
 		redis.on('error', () => undefined)
-		const connection = redis
-		let everReady = false
-		connection.on('ready', () => (everReady = true))
-		// At start, wait briefly for the first connection; after that, a lost connection fails fast.
-		const ready = async () => {
-			if (connection.status === 'ready') return
-			if (everReady) throw new Error('the Redis connection is down')
-			await new Promise<void>((resolve, reject) => {
-				const timer = setTimeout(() => reject(new Error('no Redis connection within 1 s')), 1_000)
-				connection.once('ready', () => {
-					clearTimeout(timer)
-					resolve()
-				})
-			})
-		}
-		const redisLimits = redisLimiter(connection)
-		shared = resilientLimiter({
-			primary: { check: async (key, rule) => (await ready(), redisLimits.check(key, rule)) },
-			fallback: memory,
-			log,
+		health = watchRedis(redis, probe)
+		health.onChange((state, previous, reason) => {
+			if (state === 'down') {
+				log(`[rate-limit] Redis unavailable (${reason}): General falls back to memory; Authentication, Sensitive and Admin answer 503 until it is back.`)
+			} else if (previous === 'down') {
+				log('[rate-limit] Redis is answering again: shared limits restored.')
+			}
 		})
+		classes = resilientLimiter({ primary: redisLimiter(redis), fallback: memory, health })
+		accounts = resilientLimiter({ primary: redisCounter(redis), fallback: memory, health })
 	}
-	const limiter: Limiter = memory
 	return {
 		rules,
 		async check(key, routeClass) {
 			if (!config.rateLimits.enabled) return null
 			const rule = rules[routeClass]
-			if (!shared) return limiter.check(`${routeClass}:${key}`, rule)
+			const shared = routeClass === 'account' ? accounts : classes
+			if (!shared) return memory.check(`${routeClass}:${key}`, rule)
 			try {
 				return await shared.check(`${routeClass}:${key}`, rule, { failOpen: routeClass === 'general' })
 			} catch (error) {
@@ -74,7 +77,15 @@ export function createStoreLimiter(config: Pick<Config, 'rateLimits' | 'redisUrl
 				throw error
 			}
 		},
+		async reset(key, routeClass) {
+			if (!config.rateLimits.enabled) return
+			await (accounts ?? memory).reset?.(`${routeClass}:${key}`)
+		},
+		get redis() {
+			return health?.state
+		},
 		async close() {
+			health?.stop()
 			redis?.disconnect()
 		},
 	}
@@ -85,9 +96,20 @@ export function getStoreLimiter(config: Pick<Config, 'rateLimits' | 'redisUrl'>)
 	return globalForLimiter.storeLimiter
 }
 
-/** The decision the middleware made for this request, handed to form actions. */
-globalForLimiter.storeRateContext ??= createContext<Decision | null>(null)
+/**
+ * What the middleware found for a form page's write it did not answer itself: the refusing
+ * decision, or `unavailable` (Redis is down and the class fails closed). The action renders
+ * it beside its form before doing anything else.
+ */
+export type RateContext = Decision | 'unavailable' | null
+globalForLimiter.storeRateContext ??= createContext<RateContext>(null)
 export const rateLimitContext = globalForLimiter.storeRateContext
+
+/** The 503 of a class that fails closed while Redis is unavailable [R54]. */
+export const UNAVAILABLE = {
+	headers: { 'Retry-After': '5' },
+	message: 'This is briefly unavailable. Please try again in a few seconds.',
+} as const
 
 /** Seconds until `resetMs`, at least 1. */
 export const retryAfterSeconds = (resetMs: number, now = Date.now()) => Math.max(1, Math.ceil((resetMs - now) / 1000))
@@ -114,6 +136,25 @@ export function tooManyMessage(decision: Decision) {
  */
 export function rateLimitedForm(context: Readonly<RouterContextProvider>) {
 	const decision = context.get(rateLimitContext)
+	if (decision === 'unavailable') return data(formFailure({}, UNAVAILABLE.message), { status: 503, headers: UNAVAILABLE.headers })
 	if (!decision || decision.success) return null
 	return data(formFailure({}, tooManyMessage(decision)), { status: 429, headers: rateLimitHeaders(decision) })
+}
+
+/** The headers a refusal carries: Retry-After and X-RateLimit-*, once each [R51]. */
+export const REFUSAL_HEADERS = ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const
+
+/**
+ * A form route's `headers` export: React Router passes an action's headers to the page only
+ * through it, so a refusal the action made itself (the per-account sign-in limit) reaches the
+ * browser with its own window's Retry-After and X-RateLimit-Reset (the middleware then leaves
+ * out the class's).
+ */
+export function refusalHeaders({ actionHeaders, parentHeaders }: { actionHeaders: Headers; parentHeaders: Headers }) {
+	const headers = new Headers(parentHeaders)
+	for (const name of REFUSAL_HEADERS) {
+		const value = actionHeaders.get(name)
+		if (value !== null) headers.set(name, value)
+	}
+	return headers
 }

@@ -19,6 +19,8 @@ export type StoreProcess = {
 	databaseUrl: string
 	secret: string
 	admin: { email: string; password: string }
+	/** The last few thousand characters the server wrote to stderr (its warnings). */
+	stderr(): string
 	stop(): Promise<void>
 }
 
@@ -76,5 +78,5 @@ export async function startStoreProcess({
 		}
 		await new Promise((resolve) => setTimeout(resolve, 250))
 	}
-	return { origin, databaseUrl, secret, admin, stop }
+	return { origin, databaseUrl, secret, admin, stderr: () => stderr, stop }
 }
