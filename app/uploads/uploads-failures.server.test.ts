@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectConsoleError } from '../../tests/setup/fail-on-console-error'
 import { IMAGES, pngOfSize } from '../../tests/helpers/images'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase } from '../../tests/helpers/databases'
+import { openUploadStore } from '../../tests/helpers/upload-store'
 import { failingOnPut, filesUnder, systemError, uploadState } from '../../tests/helpers/upload-storage'
 import type { AdminViewer } from '../data/viewer'
 import { diskStorage } from './storage/disk.server'
@@ -22,11 +23,7 @@ describe.each(PROVIDERS)('a failing upload storage on %s', (provider) => {
 	let dir: string
 
 	beforeAll(async () => {
-		t = await openTestDatabase(provider)
-		// A Store of this file's own, so counts are not disturbed by other files' uploads.
-		const store = await t.db.store.create({ data: { handle: `upload-failures-${Date.now()}-${Math.random()}`, name: 'Failures' }, select: { id: true } })
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: store.id, userId: me.userId, email: me.email, name: 'Admin' }
+		({ t, admin } = await openUploadStore(provider, 'upload-failures'))
 		dir = mkdtempSync(join(tmpdir(), 'store-upload-failures-'))
 	})
 	afterAll(async () => {

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { expectConsoleError } from '../../../tests/setup/fail-on-console-error'
 import { IMAGES, multipart, pngOfSize } from '../../../tests/helpers/images'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase } from '../../../tests/helpers/databases'
+import { openUploadStore } from '../../../tests/helpers/upload-store'
 import { failingOnPut, filesUnder, mountTmpfs, uploadState } from '../../../tests/helpers/upload-storage'
 import type { AdminViewer } from '../../data/viewer'
 import { receiveFiles } from '../intake.server'
@@ -39,10 +40,7 @@ describe.each(PROVIDERS)('uploads on a real full or read-only filesystem, %s', (
 	let admin: AdminViewer
 
 	beforeAll(async () => {
-		t = await openTestDatabase(provider)
-		const store = await t.db.store.create({ data: { handle: `upload-fs-${Date.now()}-${Math.random()}`, name: 'Filesystem' }, select: { id: true } })
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: store.id, userId: me.userId, email: me.email, name: 'Admin' }
+		({ t, admin } = await openUploadStore(provider, 'upload-fs'))
 	})
 	afterAll(() => t.db.$disconnect())
 

@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { expectConsoleError } from '../../../tests/setup/fail-on-console-error'
 import { IMAGES } from '../../../tests/helpers/images'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase } from '../../../tests/helpers/databases'
+import { openUploadStore } from '../../../tests/helpers/upload-store'
 import { failingOnPut, filesUnder, uploadState } from '../../../tests/helpers/upload-storage'
 import type { AdminViewer } from '../../data/viewer'
 import { uploadsRepository } from '../uploads.server'
@@ -102,10 +103,7 @@ describe.each(PROVIDERS)('an S3 bucket failing mid-request, %s', (provider) => {
 	const cleanups: Array<() => Promise<unknown>> = []
 
 	beforeAll(async () => {
-		t = await openTestDatabase(provider)
-		const store = await t.db.store.create({ data: { handle: `upload-s3-${Date.now()}-${Math.random()}`, name: 'S3 failures' }, select: { id: true } })
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: store.id, userId: me.userId, email: me.email, name: 'Admin' }
+		({ t, admin } = await openUploadStore(provider, 'upload-s3'))
 	})
 	afterEach(async () => {
 		for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
