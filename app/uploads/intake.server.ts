@@ -2,9 +2,10 @@ import { Readable, Transform } from 'node:stream'
 import busboy from 'busboy'
 
 /**
- * Streaming multipart intake for `POST /api/upload` (issue 8.4), with busboy: parts named
- * `file` only, limits enforced while the bytes arrive (per file, file count, whole request),
- * so an oversize or endless body is cut off with 413 without being held in memory.
+ * Streaming multipart intake for `POST /api/upload` and the admin upload form, with busboy:
+ * parts named `file` only, limits enforced while the bytes arrive (per file, file count,
+ * whole request), so an oversize or endless body is cut off with 413 without being held in
+ * memory.
  */
 export class UploadError extends Error {
 	override name = 'UploadError'
@@ -14,6 +15,8 @@ export class UploadError extends Error {
 		message: string,
 		/** Refused before any of the body was read: close the connection rather than read it. */
 		readonly unread = false,
+		/** Headers the answer carries (Retry-After when the storage is unavailable). */
+		readonly headers: Record<string, string> = {},
 	) {
 		super(message)
 	}

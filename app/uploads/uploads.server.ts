@@ -3,6 +3,7 @@ import { auditEntry } from '../audit/audit.server'
 import type { Db } from '../data/db.server'
 import { type AdminViewer, isAdmin, type Viewer } from '../data/viewer'
 import { UploadError } from './intake.server'
+import { undoUploadRequest } from './rollback.server'
 import { sniffImageType } from './sniff.server'
 import type { ObjectStorage } from './storage/storage'
 import { checkSvg } from './svg.server'
@@ -43,42 +44,45 @@ export function uploadsRepository(db: Db, viewer: Viewer, storage: ObjectStorage
 		})
 
 	return {
-		/** Checks every file first, then stores them all (nothing is stored when one is refused). */
+		/**
+		 * Checks every file first, then writes every object, then adds every row and its audit
+		 * entry in one transaction: a request is stored whole or not at all [R34]. When a write
+		 * or the transaction fails, what was written is removed (undoUploadRequest).
+		 */
 		async storeAll(files: Buffer[]): Promise<StoredUpload[]> {
 			const admin = requireAdminViewer(viewer)
 			const checked: Checked[] = []
 			for (const [index, bytes] of files.entries()) checked.push(await check(bytes, index + 1))
-			const stored: StoredUpload[] = []
-			for (const file of checked) {
-				const key = `stores/${admin.storeId}/uploads/${randomBytes(16).toString('hex')}.${ALLOWED_IMAGE_TYPES[file.contentType]}`
-				await storage.put(key, file.bytes, file.contentType)
-				try {
-					await db.$transaction(async (tx) => {
+			const objects = checked.map((file) => ({
+				...file,
+				key: `stores/${admin.storeId}/uploads/${randomBytes(16).toString('hex')}.${ALLOWED_IMAGE_TYPES[file.contentType]}`,
+			}))
+			const attempted: string[] = []
+			try {
+				for (const object of objects) {
+					attempted.push(object.key)
+					await storage.put(object.key, object.bytes, object.contentType)
+				}
+				await db.$transaction(async (tx) => {
+					for (const { key, bytes, contentType } of objects) {
 						const row = await tx.uploadedObject.create({
 							data: {
 								storeId: admin.storeId,
 								key,
-								contentType: file.contentType,
-								byteSize: file.bytes.byteLength,
-								sha256: createHash('sha256').update(file.bytes).digest('hex'),
+								contentType,
+								byteSize: bytes.byteLength,
+								sha256: createHash('sha256').update(bytes).digest('hex'),
 								uploadedBy: admin.userId,
 							},
 							select: { id: true },
 						})
-						await auditEntry(tx, admin, {
-							action: 'upload.create',
-							targetType: 'upload',
-							targetId: row.id,
-							detail: { key, contentType: file.contentType, size: file.bytes.byteLength },
-						})
-					})
-				} catch (error) {
-					await storage.delete(key).catch(() => undefined)
-					throw error
-				}
-				stored.push({ key, url: mediaUrl(key), contentType: file.contentType, size: file.bytes.byteLength })
+						await auditEntry(tx, admin, { action: 'upload.create', targetType: 'upload', targetId: row.id, detail: { key, contentType, size: bytes.byteLength } })
+					}
+				})
+			} catch (error) {
+				throw await undoUploadRequest({ db, admin, storage, keys: attempted, files: objects.length, error })
 			}
-			return stored
+			return objects.map(({ key, bytes, contentType }) => ({ key, url: mediaUrl(key), contentType, size: bytes.byteLength }))
 		},
 
 		/** The object when this viewer may read it, else null (404: existence is not revealed). */

@@ -2,9 +2,14 @@
  * POST /api/upload over HTTP (spec 4: Store Admin access, magic bytes, size limits,
  * risky SVG; spec 5.12: ownership checked on every read), against the built server.
  */
+import { rmSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { join } from 'node:path'
+import type { APIRequestContext, Browser, request as apiRequest } from '@playwright/test'
 import { IMAGES, multipart, pngOfSize } from '../helpers/images.ts'
+import { filesUnder, mountTmpfs } from '../helpers/upload-storage.ts'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, serverOrigin, signIn, signUp, test } from './support/fixtures.ts'
+import { type StoreProcess, startStoreProcess } from './support/store-process.ts'
 
 type Stored = { key: string; url: string; contentType: string; size: number }
 
@@ -160,4 +165,106 @@ test('the activity log lists the admin’s uploads and profile edits (issue 8.3)
 	await expect(page.getByRole('heading', { name: 'Activity' })).toBeVisible()
 	await expect(page.getByRole('cell', { name: 'upload.create' }).first()).toBeVisible()
 	await expect(page.getByRole('cell', { name: ADMIN_EMAIL }).first()).toBeVisible()
+})
+
+/**
+ * Storage failures over HTTP [R34], against a store of this spec's own whose upload folder is
+ * a small tmpfs: genuinely full, then genuinely read-only. The API answers in the one JSON
+ * shape, the admin form shows a message (with and without JavaScript), nothing is kept.
+ */
+test.describe('when the upload storage fails', () => {
+	test.describe.configure({ mode: 'serial' })
+	let store: StoreProcess
+	let folder: ReturnType<typeof mountTmpfs>
+
+	test.beforeAll(async () => {
+		test.setTimeout(120_000)
+		folder = mountTmpfs('256k')
+		store = await startStoreProcess({ env: { UPLOAD_DIR: folder.dir } })
+	})
+	test.afterAll(async () => {
+		await store?.stop()
+		folder?.unmount()
+	})
+
+	async function adminApi(playwright: { request: { newContext: typeof apiRequest.newContext } }) {
+		const api = await playwright.request.newContext({ baseURL: store.origin, extraHTTPHeaders: { Origin: store.origin } })
+		const signedIn = await api.post('/sign-in', { form: { email: store.admin.email, password: store.admin.password, redirectTo: '' }, maxRedirects: 0 })
+		expect(signedIn.status()).toBe(302)
+		return api
+	}
+
+	const twoFiles = () => multipart([
+		{ name: 'file', filename: 'small.png', body: pngOfSize(16 * 1024) },
+		{ name: 'file', filename: 'large.png', body: pngOfSize(100 * 1024) },
+	])
+
+	/** Submits two images through the admin form in a browser, with or without JavaScript. */
+	async function submitForm(browser: Browser, api: APIRequestContext, javaScriptEnabled: boolean) {
+		const context = await browser.newContext({ baseURL: store.origin, javaScriptEnabled, storageState: await api.storageState() })
+		const page = await context.newPage()
+		await page.goto('/admin/uploads')
+		await page.locator('#field-file').setInputFiles([
+			{ name: 'small.png', mimeType: 'image/png', buffer: pngOfSize(16 * 1024) },
+			{ name: 'large.png', mimeType: 'image/png', buffer: pngOfSize(100 * 1024) },
+		])
+		const answer = page.waitForResponse((response) => response.request().method() === 'POST')
+		await page.getByRole('button', { name: 'Upload' }).click()
+		const status = (await answer).status()
+		const alert = (await page.getByRole('alert').first().textContent()) ?? ''
+		const shown = { status, alert, heading: await page.getByRole('heading', { level: 1 }).textContent(), empty: await page.getByText('No uploads yet.').isVisible() }
+		await context.close()
+		return shown
+	}
+
+	test('a full folder: 507 STORAGE_FULL in the one JSON shape, a message on the form, nothing kept [R34]', async ({ playwright, browser }) => {
+		const api = await adminApi(playwright)
+		folder.fillLeaving(64 * 1024)
+		const { body, contentType } = twoFiles()
+		const response = await api.post('/api/upload', { data: body, headers: { 'content-type': contentType } })
+		expect(response.status()).toBe(507)
+		const json = (await response.json()) as Record<string, string>
+		expect(Object.keys(json).sort()).toEqual(['code', 'message'])
+		expect(json.code).toBe('STORAGE_FULL')
+		expect(filesUnder(folder.dir)).toEqual(['filler.bin'])
+
+		for (const javaScriptEnabled of [true, false]) {
+			const shown = await submitForm(browser, api, javaScriptEnabled)
+			// Without JavaScript the document itself answers 507; with it, the data request does.
+			expect(shown.status, `JavaScript ${javaScriptEnabled}`).toBe(507)
+			expect(shown.alert, `JavaScript ${javaScriptEnabled}`).toContain('The upload storage is full')
+			expect(shown.heading).toBe('Uploads')
+			expect(shown.empty).toBe(true)
+			expect(filesUnder(folder.dir)).toEqual(['filler.bin'])
+		}
+		await api.dispose()
+	})
+
+	test('a read-only folder: 503 STORAGE_UNAVAILABLE with Retry-After, a message on the form, nothing kept [R34]', async ({ playwright, browser }) => {
+		const api = await adminApi(playwright)
+		rmSync(join(folder.dir, 'filler.bin'), { force: true })
+		folder.readOnly()
+		try {
+			const { body, contentType } = twoFiles()
+			const response = await api.post('/api/upload', { data: body, headers: { 'content-type': contentType } })
+			expect(response.status()).toBe(503)
+			expect(response.headers()['retry-after']).toMatch(/^\d+$/)
+			expect(await response.json()).toMatchObject({ code: 'STORAGE_UNAVAILABLE', message: expect.stringContaining('cannot be written') })
+			for (const javaScriptEnabled of [true, false]) {
+				const shown = await submitForm(browser, api, javaScriptEnabled)
+				expect(shown.status, `JavaScript ${javaScriptEnabled}`).toBe(503)
+				expect(shown.alert, `JavaScript ${javaScriptEnabled}`).toContain('cannot be written right now')
+				expect(shown.empty).toBe(true)
+			}
+		} finally {
+			folder.readWrite()
+		}
+		expect(filesUnder(folder.dir)).toEqual([])
+		// Writable again: the same request is stored whole.
+		const { body, contentType } = twoFiles()
+		const stored = await api.post('/api/upload', { data: body, headers: { 'content-type': contentType } })
+		expect(stored.status()).toBe(201)
+		expect(filesUnder(folder.dir)).toHaveLength(2)
+		await api.dispose()
+	})
 })

@@ -16,7 +16,10 @@ export async function loader(args: Route.LoaderArgs) {
 	return { uploads: uploads.map((upload) => ({ ...upload, createdAt: upload.createdAt.toISOString() })), maxFileBytes: getConfig().uploads.maxFileBytes }
 }
 
-/** The page form for uploads (no JavaScript needed): the same intake and checks as POST /api/upload. */
+/**
+ * The page form for uploads (no JavaScript needed): the same intake, checks and storage
+ * failures as POST /api/upload, shown as a message on the form [R34].
+ */
 export async function action(args: Route.ActionArgs) {
 	const admin = await requireAdmin(args)
 	const { maxFileBytes, maxFiles } = getConfig().uploads
@@ -25,7 +28,9 @@ export async function action(args: Route.ActionArgs) {
 		const stored = await adminRepositoriesFor(admin).uploads.storeAll(files)
 		throw await redirectWithFlash('/admin/uploads', `${stored.length} ${stored.length === 1 ? 'image' : 'images'} uploaded.`)
 	} catch (error) {
-		if (error instanceof UploadError) return data(formFailure({ file: error.message }, error.message), { status: error.status })
+		if (error instanceof UploadError) {
+			return data(formFailure({ file: error.message }, error.message), { status: error.status, headers: error.headers })
+		}
 		throw error
 	}
 }

@@ -3,12 +3,15 @@ import { getViewer } from '../../auth/guards.server'
 import { getConfig } from '../../config/env.server'
 import { adminRepositoriesFor } from '../../data/repositories.server'
 import { isAdmin } from '../../data/viewer'
+import { jsonError } from '../../errors.server'
 import { receiveFiles, UploadError } from '../../uploads/intake.server'
 
 /**
- * POST /api/upload (spec 4): Store Admin only, decided BEFORE a byte of the body is
- * read; the refusal closes the connection, so a large body from a non-admin is neither
- * read nor kept. Identity and Store come from the session; the body holds only files.
+ * POST /api/upload [R34]: Store Admin only, decided BEFORE a byte of the body is read; the
+ * refusal closes the connection, so a large body from a non-admin is neither read nor kept.
+ * Identity and Store come from the session; the body holds only files. A storage that is
+ * full answers 507, one that cannot be written now 503 with Retry-After; either way nothing
+ * of the request is kept.
  */
 export async function action(args: Route.ActionArgs) {
 	if (args.request.method !== 'POST') return refuseUnread(405, 'METHOD_NOT_ALLOWED', 'Use POST.', { Allow: 'POST' })
@@ -22,21 +25,19 @@ export async function action(args: Route.ActionArgs) {
 		return Response.json({ objects }, { status: 201, headers: { 'Cache-Control': 'no-store' } })
 	} catch (error) {
 		if (error instanceof UploadError) {
-			return (error.unread ? refuseUnread : problem)(error.status, error.code, error.message)
+			return error.unread
+				? refuseUnread(error.status, error.code, error.message, error.headers)
+				: jsonError(error.status, error.code, error.message, error.headers)
 		}
 		throw error
 	}
 }
 
 export function loader() {
-	return problem(405, 'METHOD_NOT_ALLOWED', 'Use POST with multipart/form-data.', { Allow: 'POST' })
-}
-
-function problem(status: number, code: string, message: string, headers: Record<string, string> = {}) {
-	return Response.json({ code, message }, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
+	return jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST with multipart/form-data.', { Allow: 'POST' })
 }
 
 /** A refusal before any of the body was read: the connection closes, so the body is never read at all. */
 function refuseUnread(status: number, code: string, message: string, headers: Record<string, string> = {}) {
-	return problem(status, code, message, { Connection: 'close', ...headers })
+	return jsonError(status, code, message, { Connection: 'close', ...headers })
 }

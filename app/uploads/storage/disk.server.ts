@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
-import { dirname, resolve, sep } from 'node:path'
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises'
+import { dirname, relative, resolve, sep } from 'node:path'
 import { Readable } from 'node:stream'
 import { assertObjectKey, type ObjectStorage } from './storage'
 
-/** Local disk (the embedded default): files under one root folder, written atomically. */
+/**
+ * Local disk (the embedded default): files under one root folder, written atomically. A put
+ * that fails leaves nothing, not even its temporary file, so a full or read-only disk never
+ * collects half-written files [R34].
+ */
 export function diskStorage(rootDir: string): ObjectStorage {
 	const root = resolve(rootDir)
 	const pathOf = (key: string) => {
@@ -18,10 +22,22 @@ export function diskStorage(rootDir: string): ObjectStorage {
 		kind: 'disk',
 		async put(key, body) {
 			const path = pathOf(key)
-			await mkdir(dirname(path), { recursive: true })
+			await makeFolder(root, dirname(path))
 			const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`
-			await writeFile(temporary, body, { flag: 'wx', mode: 0o640 })
-			await rename(temporary, path)
+			try {
+				const file = await open(temporary, 'wx', 0o640)
+				try {
+					await file.writeFile(body)
+					// A disk that runs out at flush time (quotas, network filesystems) says so here, not later.
+					await file.datasync()
+				} finally {
+					await file.close()
+				}
+				await rename(temporary, path)
+			} catch (error) {
+				await rm(temporary, { force: true }).catch(() => undefined)
+				throw error
+			}
 		},
 		async get(key) {
 			const path = pathOf(key)
@@ -32,5 +48,24 @@ export function diskStorage(rootDir: string): ObjectStorage {
 		async delete(key) {
 			await rm(pathOf(key), { force: true })
 		},
+	}
+}
+
+/**
+ * `mkdir -p`, except that the real cause comes out: Node's recursive mkdir reports a
+ * read-only filesystem (EROFS) as ENOENT, so on ENOENT the folders are made one by one.
+ */
+async function makeFolder(root: string, folder: string) {
+	try {
+		await mkdir(folder, { recursive: true })
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+		let current = root
+		for (const part of ['', ...relative(root, folder).split(sep)]) {
+			current = resolve(current, part)
+			await mkdir(current).catch((step: NodeJS.ErrnoException) => {
+				if (step.code !== 'EEXIST') throw step
+			})
+		}
 	}
 }

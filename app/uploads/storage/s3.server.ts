@@ -1,7 +1,7 @@
 import { onFirstUse } from '../../config/optional-packages.server'
 import { assertObjectKey, type ObjectStorage } from './storage'
 
-/** The AWS SDK, loaded when an S3 bucket is configured (issue 11: not carried by a store on disk). */
+/** The AWS SDK, loaded when an S3 bucket is configured: a store on disk does not carry it. */
 const awsS3 = onFirstUse<typeof import('@aws-sdk/client-s3')>('@aws-sdk/client-s3')
 
 export type S3Options = {
@@ -11,7 +11,12 @@ export type S3Options = {
 	accessKeyId?: string
 	secretAccessKey?: string
 	forcePathStyle: boolean
+	/** How long to wait for a connection and for each request (the SDK tries each request 3 times). */
+	timeouts?: { connectMs: number; requestMs: number }
 }
+
+/** A bucket that does not answer is unavailable: the upload answers 503 instead of hanging. */
+const DEFAULT_TIMEOUTS = { connectMs: 5_000, requestMs: 30_000 }
 
 /**
  * An S3-compatible bucket, what a deployment with several instances needs. Several
@@ -24,6 +29,11 @@ export function s3Storage(options: S3Options): ObjectStorage {
 		region: options.region,
 		endpoint: options.endpoint,
 		forcePathStyle: options.forcePathStyle,
+		requestHandler: {
+			connectionTimeout: (options.timeouts ?? DEFAULT_TIMEOUTS).connectMs,
+			requestTimeout: (options.timeouts ?? DEFAULT_TIMEOUTS).requestMs,
+			throwOnRequestTimeout: true,
+		},
 		credentials:
 			options.accessKeyId && options.secretAccessKey
 				? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }

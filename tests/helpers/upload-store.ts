@@ -1,0 +1,16 @@
+/**
+ * A Store of a test file's own on this run's database, with an admin of it, so that counting
+ * its uploads and audit entries is not disturbed by other files uploading at the same time.
+ * (Apart from upload-storage.ts, which the e2e specs import: this one needs vitest.)
+ */
+import type { DatabaseProvider } from '../../app/data/database-url'
+import type { AdminViewer } from '../../app/data/viewer'
+import { openTestDatabase, signUpCustomer } from './databases'
+
+export async function openUploadStore(provider: DatabaseProvider, label: string) {
+	const t = await openTestDatabase(provider)
+	const store = await t.db.store.create({ data: { handle: `${label}-${Date.now()}-${Math.random()}`, name: label }, select: { id: true } })
+	const me = await signUpCustomer(t.auth)
+	const admin: AdminViewer = { kind: 'user', role: 'admin', storeId: store.id, userId: me.userId, email: me.email, name: 'Admin' }
+	return { t, admin }
+}
