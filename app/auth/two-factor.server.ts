@@ -74,10 +74,10 @@ function codeOf(ctx: VerifyCtx) {
 }
 
 /** The endpoints that accept a one-time code, and better-auth's own answer to a wrong one. */
-const CODE_PATHS: Record<string, { kind: OneTimeCodeKind; refusal: { code: string; message: string } }> = {
-	'/two-factor/verify-totp': { kind: 'totp', refusal: { code: 'INVALID_CODE', message: 'Invalid code' } },
-	'/two-factor/verify-backup-code': { kind: 'backup', refusal: { code: 'INVALID_BACKUP_CODE', message: 'Invalid backup code' } },
-}
+const CODE_PATHS = new Map<string, { kind: OneTimeCodeKind; refusal: { code: string; message: string } }>([
+	['/two-factor/verify-totp', { kind: 'totp', refusal: { code: 'INVALID_CODE', message: 'Invalid code' } }],
+	['/two-factor/verify-backup-code', { kind: 'backup', refusal: { code: 'INVALID_BACKUP_CODE', message: 'Invalid backup code' } }],
+])
 
 /** This request's claim on its code, from the before hook to the after hook. */
 const requestClaim = defineRequestState<CodeClaim | null>(() => null)
@@ -95,10 +95,10 @@ function adminTwoFactorRule({ db }: { db: Db }) {
 			before: [
 				{
 					// R25: the code is claimed before better-auth checks it; a racer that lost gets the wrong-code answer.
-					matcher: (ctx) => (ctx.path ?? '') in CODE_PATHS,
+					matcher: (ctx) => CODE_PATHS.has(ctx.path ?? ''),
 					handler: createAuthMiddleware(async (ctx) => {
 						await requestClaim.set(null)
-						const path = CODE_PATHS[ctx.path ?? '']
+						const path = CODE_PATHS.get(ctx.path ?? '')
 						const code = codeOf(ctx)
 						const userId = path && code ? await codeUserId(ctx) : null
 						if (!path || !code || !userId) return
@@ -123,7 +123,7 @@ function adminTwoFactorRule({ db }: { db: Db }) {
 			],
 			after: [
 				{
-					matcher: (ctx) => (ctx.path ?? '') in CODE_PATHS,
+					matcher: (ctx) => CODE_PATHS.has(ctx.path ?? ''),
 					handler: createAuthMiddleware(async (ctx) => {
 						// A code that opened a session (or confirmed an enrolment) stays claimed: it is spent.
 						const claim = await requestClaim.get()
