@@ -75,7 +75,8 @@ export async function seedAdmin({
 	} else {
 		seeded = { kind: 'exists', email: adminEmail, publishedPassword: false, retired: [] }
 	}
-	if (chosen) seeded.retired = await retirePublishedAdmins(db, published)
+	// The named account was just checked (or given the chosen password): only the others are looked at.
+	if (chosen) seeded.retired = await retirePublishedAdmins(db, published, adminEmail)
 	return seeded
 }
 
@@ -118,9 +119,10 @@ async function replacePublishedPassword(db: Db, auth: Auth, user: AdminRow, chos
 	await db.session.deleteMany({ where: { userId: user.id } })
 }
 
-/** Every admin that still signs in with the published password loses the role and its sessions. */
-async function retirePublishedAdmins(db: Db, published: (user: AdminRow) => Promise<boolean>) {
-	const admins = (await db.user.findMany({ where: { role: { contains: 'admin' } }, select: adminSelect })).filter(
+/** Every other admin that still signs in with the published password loses the role and its sessions. */
+async function retirePublishedAdmins(db: Db, published: (user: AdminRow) => Promise<boolean>, named: string) {
+	const where = { role: { contains: 'admin' }, email: { not: named } }
+	const admins = (await db.user.findMany({ where, select: adminSelect })).filter(
 		(user) => roleOf(user.role) === 'admin',
 	)
 	const retired: string[] = []
