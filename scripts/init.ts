@@ -8,8 +8,8 @@ import { ensureOfflineConnection, upsertStripeConnection } from '../app/payments
 import { getDb } from '../app/data/db.server'
 import { ensureRuntimeStore } from '../app/data/runtime-store.server'
 import { closeInvalidationBus } from '../app/data/invalidation.server'
-import { DEFAULT_ADMIN_PASSWORD, seedAdmin } from '../app/data/seed-admin.server'
-import { loadConfigOrExit } from './lib/config'
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, refusesPublishedPassword, seedAdmin } from '../app/data/seed-admin.server'
+import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
 import { migrateDatabase } from './lib/migrate'
 
 if (process.argv.includes('--help')) {
@@ -19,7 +19,11 @@ Applies the database migrations for DATABASE_URL (default file:./data/store.db),
 creates the Store, its offline payment Connection, and the Store Admin account from
 ADMIN_EMAIL and ADMIN_PASSWORD (or the published defaults, with a warning). With
 STRIPE_SECRET_KEY set it creates or updates the Connection "stripe" (keys stored
-encrypted). Idempotent: an existing admin's password is never changed. Reads .env.
+encrypted). Idempotent: a password an operator chose is never changed. Once
+ADMIN_PASSWORD is set, no account keeps the admin role with the published password:
+the named account takes ADMIN_PASSWORD, any other is no longer an admin, and both are
+signed out. In production the published password is refused (exit 1) unless neither
+ADMIN_EMAIL nor ADMIN_PASSWORD is set. Reads .env.
 
   --demo   also create a handful of demo Products (never by default; in production
            it prints a warning, since demo products are then for sale).`)
@@ -28,6 +32,18 @@ encrypted). Idempotent: an existing admin's password is never changed. Reads .en
 
 const config = loadConfigOrExit('init')
 
+/** R23: one line, before anything is changed. */
+function refusePublishedPassword(email: string): never {
+	console.error(
+		`[init] Refusing the published admin password in production: ADMIN_PASSWORD is unset or the published default, so ${email} ` +
+			'would sign in with a password anyone can read. Set ADMIN_PASSWORD to a strong password of your own.',
+	)
+	process.exit(1)
+}
+if (refusesPublishedPassword({ ...config.admin, production: config.isProduction })) {
+	refusePublishedPassword((config.admin.email ?? DEFAULT_ADMIN_EMAIL).toLowerCase())
+}
+
 console.log(`[init] database: ${config.databaseProvider}`)
 migrateDatabase(config.databaseUrl, { quiet: true })
 console.log('[init] migrations applied')
@@ -35,6 +51,7 @@ console.log('[init] migrations applied')
 const db = getDb()
 const store = await ensureRuntimeStore(db)
 console.log(`[init] store: ${store.name}`)
+await storedSecretsReadableOrExit('init', config)
 
 await ensureOfflineConnection(db, store.id)
 if (config.stripe) {
@@ -52,32 +69,40 @@ const outcome = await seedAdmin({
 	auth: getAuth(),
 	email: config.admin.email,
 	password: config.admin.password,
+	production: config.isProduction,
 })
+if (outcome.kind === 'published-password-refused') refusePublishedPassword(outcome.email)
+if (outcome.kind === 'weak-password') {
+	console.error(
+		`[init] ADMIN_PASSWORD is refused: ${outcome.reason} Choose a stronger one (the same rules as sign-up); ` +
+			'no Store Admin account was created or changed.',
+	)
+	await db.$disconnect()
+	process.exit(1)
+}
 if (outcome.kind === 'created') console.log(`[init] created Store Admin ${outcome.email}`)
 if (outcome.kind === 'exists') console.log(`[init] Store Admin ${outcome.email} exists; password left unchanged`)
+if (outcome.kind === 'password-replaced') {
+	console.warn(`[init] Store Admin ${outcome.email} signed in with the published password: it now uses ADMIN_PASSWORD, and its sessions were ended.`)
+}
 if (outcome.kind === 'not-admin') {
 	console.warn(
 		`[init] WARNING: ${outcome.email} is a registered account without the admin role; ` +
 			'it was not promoted. Set ADMIN_EMAIL to an unused address.',
 	)
 }
-if (outcome.kind === 'weak-password') {
-	console.error(
-		`[init] ADMIN_PASSWORD is refused: ${outcome.reason} Choose a stronger one (the same rules as sign-up); ` +
-			'no Store Admin account was created.',
-	)
-	await db.$disconnect()
-	process.exit(1)
+for (const email of outcome.retired) {
+	console.warn(`[init] ${email} signed in with the published password: it is no longer an admin, and its sessions were ended.`)
 }
-if (outcome.usedDefaults) {
+if (outcome.publishedPassword) {
 	const line = '!'.repeat(72)
 	console.warn(
 		[
 			line,
-			'!! ADMIN_EMAIL / ADMIN_PASSWORD are not set: the Store Admin account uses',
-			`!! the PUBLISHED defaults (${outcome.email} / ${DEFAULT_ADMIN_PASSWORD}).`,
-			'!! Anyone can read them. Sign in and replace them before this store is',
-			'!! reachable from the internet.',
+			`!! The Store Admin ${outcome.email} signs in with the PUBLISHED password`,
+			`!! (${DEFAULT_ADMIN_PASSWORD}). Anyone can read it. Set ADMIN_PASSWORD to a`,
+			'!! strong password of your own and run init again, or change it at',
+			'!! /account/password, before this store is reachable from the internet.',
 			line,
 		].join('\n'),
 	)

@@ -23,7 +23,7 @@ import { getStoreLimiter, rateLimitContext } from '../app/security/rate-limit/ra
 import { workloadCredentialGuard } from '../app/auth/workload-credential.server'
 import { closeInvalidationBus } from '../app/data/invalidation.server'
 import { releaseEstimator } from '../app/security/strength.server'
-import { loadConfigOrExit } from './lib/config'
+import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm start | npm run dev
@@ -36,6 +36,7 @@ passes the secret policy. \`npm run dev\` runs Vite in middleware mode with hot 
 }
 
 const config = loadConfigOrExit('store')
+await storedSecretsReadableOrExit('store', config)
 // The start-up secret check is done; sign-up builds the estimator again when it needs it.
 releaseEstimator()
 if (config.usesDevFallbackSecret) {

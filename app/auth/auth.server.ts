@@ -5,6 +5,7 @@ import { type Config, getConfig } from '../config/env.server'
 import { type Db, getDb } from '../data/db.server'
 import { runtimeStoreId } from '../data/runtime-store.server'
 import { CLIENT_IP_HEADER } from '../security/http.server'
+import { authSecretVersions } from '../security/secret-policy'
 import { mergeGuestCart } from '../cart/cart.server'
 import { claimGuestOrders } from '../orders/claim.server'
 import { accountRules } from './account-rules.server'
@@ -39,7 +40,11 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 	})
 	return betterAuth({
 		appName: APP_NAME,
+		// R14 (docs/decisions/032-secret-rotation.md): AUTH_SECRET signs cookies and seals new two-factor
+		// secrets; the secrets it replaced still open what they sealed. `secret` opens what was stored
+		// before ciphertexts carried a version.
 		secret: config.authSecret,
+		secrets: authSecretVersions(config),
 		baseURL: config.authUrl,
 		basePath: '/api/auth',
 		disabledPaths: ADMIN_HTTP_PATHS,

@@ -183,6 +183,46 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 		await setRequirement(false)
 	}, 90_000)
 
+	/** A fresh password sign-in of an enrolled user: its two_factor challenge cookie. */
+	async function challenge(user: { email: string; password: string }) {
+		const response = await call(t, '/sign-in/email', { email: user.email, password: user.password })
+		expect(await response.json()).toMatchObject({ twoFactorRedirect: true })
+		return liveCookies(response.headers).join('; ')
+	}
+
+	it('accepts a TOTP code once even when three sign-ins send it at the same instant; the others get the wrong-code answer and keep their step [R25]', async () => {
+		const user = await admin('totp-race')
+		const { secret } = await enrol(user)
+		const challenges = [await challenge(user), await challenge(user), await challenge(user)]
+		const before = await t.db.session.count({ where: { userId: user.userId } })
+		const code = await unusedTotp(secret)
+		const answers = await Promise.all(challenges.map((cookie) => call(t, '/two-factor/verify-totp', { code }, cookie)))
+		expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401, 401])
+		expect(await t.db.session.count({ where: { userId: user.userId } })).toBe(before + 1)
+		const losers = challenges.filter((_, index) => answers[index]?.status === 401)
+		for (const answer of answers.filter((a) => a.status === 401)) expect((await answer.json()).code).toBe('INVALID_CODE')
+		// A refused racer's challenge is still open: the next code from the app completes it.
+		expect((await call(t, '/two-factor/verify-totp', { code: await unusedTotp(secret) }, losers[0])).status).toBe(200)
+		expect(await t.db.session.count({ where: { userId: user.userId } })).toBe(before + 2)
+	}, 90_000)
+
+	it('accepts a backup code once even when two sign-ins send it at the same instant; the other gets the wrong-code answer and keeps its step [R25]', async () => {
+		const user = await admin('backup-race')
+		const { backupCodes } = await enrol(user)
+		const [first, second] = [await challenge(user), await challenge(user)]
+		const before = await t.db.session.count({ where: { userId: user.userId } })
+		const code = backupCodes[0] ?? ''
+		const answers = await Promise.all([first, second].map((cookie) => call(t, '/two-factor/verify-backup-code', { code }, cookie)))
+		expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401])
+		expect(await t.db.session.count({ where: { userId: user.userId } })).toBe(before + 1)
+		const loser = answers[0]?.status === 401 ? first : second
+		expect((await answers.find((a) => a.status === 401)?.json()).code).toBe('INVALID_BACKUP_CODE')
+		// The refused sign-in can still finish with another of its codes; the raced one stays spent.
+		expect((await call(t, '/two-factor/verify-backup-code', { code }, loser)).status).toBe(401)
+		expect((await call(t, '/two-factor/verify-backup-code', { code: backupCodes[1] }, loser)).status).toBe(200)
+		expect(await t.db.session.count({ where: { userId: user.userId } })).toBe(before + 2)
+	})
+
 	it('refuses to disable the factor for an admin while the Store requires it (issue 10.4)', async () => {
 		const user = await admin('keeps')
 		const { cookie } = await enrol(user)

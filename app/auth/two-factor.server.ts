@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { defineRequestState } from '@better-auth/core/context'
 import type { BetterAuthPlugin } from 'better-auth'
 import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api'
 import { deleteSessionCookie } from 'better-auth/cookies'
@@ -6,6 +6,7 @@ import { twoFactor } from 'better-auth/plugins'
 import type { Db } from '../data/db.server'
 import { runtimeStoreId } from '../data/runtime-store.server'
 import { roleOf } from './roles'
+import { type CodeClaim, type OneTimeCodeKind, claimOneTimeCode, releaseOneTimeCode } from './two-factor-codes.server'
 
 /**
  * Two-factor sign-in (issue 10.4, ASVS 6.3.3; docs/decisions/027-two-factor.md).
@@ -54,21 +55,10 @@ export async function storeRequiresAdminTwoFactor(db: Db): Promise<boolean> {
 
 type SignedInUser = { id: string; role?: string | null; twoFactorEnabled?: boolean | null }
 
-/**
- * ASVS 6.5.1: a TOTP code is accepted once. better-auth accepts any code of the current ±1
- * time step (90 s) as often as it is sent; we remember a spent code per user for 2 minutes
- * in its verification table, hashed (a spent code is worthless, but it never sits there as text).
- */
-const SPENT_CODE_TTL_MS = 120_000
-
-function spentCodeId(userId: string, code: string) {
-	return `totp-spent-${createHash('sha256').update(`${userId}:${code}`).digest('base64url')}`
-}
-
 type VerifyCtx = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]
 
-/** The user a TOTP check is about: the signed-in user (enrolment) or the challenge's (sign-in). */
-async function totpUserId(ctx: VerifyCtx): Promise<string | null> {
+/** The user a code check is about: the signed-in user (enrolment) or the challenge's (sign-in). */
+async function codeUserId(ctx: VerifyCtx): Promise<string | null> {
 	const session = await getSessionFromCtx(ctx).catch(() => null)
 	if (session) return session.user.id
 	const cookie = ctx.context.createAuthCookie('two_factor')
@@ -83,9 +73,18 @@ function codeOf(ctx: VerifyCtx) {
 	return typeof code === 'string' ? code : null
 }
 
+/** The endpoints that accept a one-time code, and better-auth's own answer to a wrong one. */
+const CODE_PATHS = new Map<string, { kind: OneTimeCodeKind; refusal: { code: string; message: string } }>([
+	['/two-factor/verify-totp', { kind: 'totp', refusal: { code: 'INVALID_CODE', message: 'Invalid code' } }],
+	['/two-factor/verify-backup-code', { kind: 'backup', refusal: { code: 'INVALID_BACKUP_CODE', message: 'Invalid backup code' } }],
+])
+
+/** This request's claim on its code, from the before hook to the after hook. */
+const requestClaim = defineRequestState<CodeClaim | null>(() => null)
+
 /**
  * The store's rules on top of the plugin, inside better-auth so the pages (auth.api) and direct
- * /api/auth/* requests cannot differ: single-use TOTP codes; no disabling the factor while the
+ * /api/auth/* requests cannot differ: single-use codes; no disabling the factor while the
  * Store requires it of admins; and the requirement itself, checked after the password was (a
  * wrong password still gets better-auth's one generic answer, never the enrolment message).
  */
@@ -95,15 +94,17 @@ function adminTwoFactorRule({ db }: { db: Db }) {
 		hooks: {
 			before: [
 				{
-					matcher: (ctx) => ctx.path === '/two-factor/verify-totp',
+					// R25: the code is claimed before better-auth checks it; a racer that lost gets the wrong-code answer.
+					matcher: (ctx) => CODE_PATHS.has(ctx.path ?? ''),
 					handler: createAuthMiddleware(async (ctx) => {
+						await requestClaim.set(null)
+						const path = CODE_PATHS.get(ctx.path ?? '')
 						const code = codeOf(ctx)
-						const userId = code ? await totpUserId(ctx) : null
-						if (!code || !userId) return
-						const spent = await ctx.context.internalAdapter.findVerificationValue(spentCodeId(userId, code))
-						if (spent && new Date(spent.expiresAt).getTime() > Date.now()) {
-							throw new APIError('UNAUTHORIZED', { code: 'INVALID_CODE', message: 'Invalid code' })
-						}
+						const userId = path && code ? await codeUserId(ctx) : null
+						if (!path || !code || !userId) return
+						const claim = await claimOneTimeCode(db, { userId, kind: path.kind, code })
+						if (!claim) throw new APIError('UNAUTHORIZED', path.refusal)
+						await requestClaim.set(claim)
 					}),
 				},
 				{
@@ -122,17 +123,12 @@ function adminTwoFactorRule({ db }: { db: Db }) {
 			],
 			after: [
 				{
-					matcher: (ctx) => ctx.path === '/two-factor/verify-totp',
+					matcher: (ctx) => CODE_PATHS.has(ctx.path ?? ''),
 					handler: createAuthMiddleware(async (ctx) => {
-						// A session was made (sign-in) or replaced (enrolment): the code was good, so it is spent.
-						const userId = ctx.context.newSession?.user.id
-						const code = codeOf(ctx)
-						if (!userId || !code || ctx.context.returned instanceof Error) return
-						await ctx.context.internalAdapter.createVerificationValue({
-							identifier: spentCodeId(userId, code),
-							value: userId,
-							expiresAt: new Date(Date.now() + SPENT_CODE_TTL_MS),
-						})
+						// A code that opened a session (or confirmed an enrolment) stays claimed: it is spent.
+						const claim = await requestClaim.get()
+						await requestClaim.set(null)
+						if (claim && ctx.context.returned instanceof APIError) await releaseOneTimeCode(db, claim)
 					}),
 				},
 				{

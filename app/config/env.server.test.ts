@@ -101,6 +101,26 @@ describe('configuration (spec 5: configuration values, rules 1-2)', () => {
 	})
 })
 
+describe('AUTH_SECRET_PREVIOUS: the secrets AUTH_SECRET replaced [R14]', () => {
+	it('reads a comma-separated list, trimmed, each secret once; unset is none', () => {
+		const [current, older, oldest] = [strong(), strong(), strong()]
+		expect(parseConfig({ AUTH_SECRET: current }).previousAuthSecrets).toEqual([])
+		const config = parseConfig({ NODE_ENV: 'production', AUTH_SECRET: current, AUTH_SECRET_PREVIOUS: ` ${older} ,${oldest},${older}, ` })
+		expect(config.authSecret).toBe(current)
+		expect(config.previousAuthSecrets).toEqual([older, oldest])
+	})
+
+	it('accepts a weak earlier secret (it only opens what it sealed), but never AUTH_SECRET itself, and prints neither', () => {
+		expect(parseConfig({ NODE_ENV: 'production', AUTH_SECRET: strong(), AUTH_SECRET_PREVIOUS: DEV_FALLBACK_AUTH_SECRET }).previousAuthSecrets).toEqual([
+			DEV_FALLBACK_AUTH_SECRET,
+		])
+		const current = strong()
+		const message = startFailure({ NODE_ENV: 'production', AUTH_SECRET: current, AUTH_SECRET_PREVIOUS: `${strong()},${current}` })
+		expect(message).toContain('AUTH_SECRET_PREVIOUS repeats AUTH_SECRET')
+		expect(message).not.toContain(current)
+	})
+})
+
 describe('proxy trust', () => {
 	it('believes no X-Forwarded-For unless told how many proxies stand in front', () => {
 		expect(parseConfig({}).trustProxy).toBe(0)

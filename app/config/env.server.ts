@@ -33,6 +33,8 @@ const rule = (fallback: string) => z.string().default(fallback).pipe(ruleText)
 const EnvSchema = z.object({
 	NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
 	AUTH_SECRET: optional,
+	// R14: the secret(s) AUTH_SECRET replaced, comma-separated: read stored secrets, never sign or seal.
+	AUTH_SECRET_PREVIOUS: optional,
 	// Unset: the public URL follows PORT (http://localhost:PORT), issue 5.10.
 	AUTH_URL: optionalUrl,
 	APP_URL: optionalUrl,
@@ -100,6 +102,13 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		}
 	}
 	authSecret ??= DEV_FALLBACK_AUTH_SECRET
+	const previousAuthSecrets = [...new Set((vars.AUTH_SECRET_PREVIOUS ?? '').split(',').map((secret) => secret.trim()).filter(Boolean))]
+	if (previousAuthSecrets.includes(authSecret)) {
+		throw new ConfigError(
+			'Invalid configuration: AUTH_SECRET_PREVIOUS repeats AUTH_SECRET. It holds only the secrets AUTH_SECRET replaced ' +
+				'(docs/decisions/032-secret-rotation.md).',
+		)
+	}
 
 	if (vars.UPLOAD_STORAGE === 's3' && !vars.S3_BUCKET) {
 		throw new ConfigError('Invalid configuration: UPLOAD_STORAGE=s3 needs S3_BUCKET')
@@ -130,6 +139,8 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		isProduction,
 		authSecret,
 		usesDevFallbackSecret: authSecret === DEV_FALLBACK_AUTH_SECRET,
+		/** Secrets AUTH_SECRET replaced: they still open stored secrets until those are sealed anew [R14]. */
+		previousAuthSecrets,
 		authUrl,
 		appUrl,
 		publicUrlConfigured,

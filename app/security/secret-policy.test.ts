@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import {
 	DEV_FALLBACK_AUTH_SECRET,
 	MIN_AUTH_SECRET_BITS,
+	authSecretVersions,
 	checkAuthSecret,
 	estimatedBits,
 } from './secret-policy'
@@ -107,5 +108,16 @@ describe('AUTH_SECRET policy (spec 5, rules 1-2)', () => {
 			expect(verdict.ok).toBe(false)
 			expect(!verdict.ok && verdict.reason).not.toContain(secret)
 		}
+	})
+})
+
+describe('versions of AUTH_SECRET and the secrets it replaced [R14]', () => {
+	it('puts AUTH_SECRET first, and names each secret by the same version at every start', () => {
+		const [current, previous] = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')]
+		const versions = authSecretVersions({ authSecret: current, previousAuthSecrets: [previous] })
+		expect(versions.map((v) => v.value)).toEqual([current, previous])
+		expect(authSecretVersions({ authSecret: previous, previousAuthSecrets: [] })[0]?.version).toBe(versions[1]?.version)
+		for (const { version } of versions) expect(Number.isInteger(version) && version >= 0).toBe(true)
+		expect(versions[0]?.version).not.toBe(versions[1]?.version)
 	})
 })

@@ -167,3 +167,20 @@ function runShare(secret: string): number {
 	}
 	return runs / (secret.length - 1)
 }
+
+/** A secret and the version number that names it inside what it sealed. */
+export type VersionedSecret = { version: number; value: string }
+
+/**
+ * AUTH_SECRET first (it signs and seals everything new), then each secret it replaced
+ * (AUTH_SECRET_PREVIOUS, read-only) [R14]. better-auth's `secrets` option takes this list and
+ * writes the version into each ciphertext it makes. The version is derived from the secret
+ * itself (28 bits of a hash; nothing an attacker can use), so an operator rotates by moving
+ * the old value to AUTH_SECRET_PREVIOUS and never numbers anything.
+ */
+export function authSecretVersions(config: { authSecret: string; previousAuthSecrets: readonly string[] }): VersionedSecret[] {
+	return [config.authSecret, ...config.previousAuthSecrets].map((value) => ({
+		version: Number.parseInt(createHash('sha256').update(`store-secret-version:${value}`).digest('hex').slice(0, 7), 16),
+		value,
+	}))
+}

@@ -13,8 +13,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { expect, test } from '@playwright/test'
+import { type Cookie, type Page, expect, test } from '@playwright/test'
+import { stripeEvent, stripeSignature } from '../helpers/events.ts'
 import { freePort } from '../helpers/http.ts'
+import { secretOf, unusedTotp } from '../helpers/totp.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -218,6 +220,162 @@ test('SIGTERM to the `npm start` process stops the server (issue 5.11)', async (
 		} catch {
 			// Already gone: the case this test expects.
 		}
+		rmSync(cwd, { recursive: true, force: true })
+	}
+})
+
+/** `scripts/init.ts` as the container runs it before every start; its exit code and output. */
+async function runInit(cwd: string, env: Record<string, string>) {
+	const tsx = path.join(root, 'node_modules/tsx/dist/loader.mjs')
+	const init = spawn(process.execPath, ['--import', tsx, path.join(root, 'scripts/init.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+	const { output, exited } = collect(init)
+	const code = await within(60_000, exited, init, 'init')
+	return { code, ...output }
+}
+
+/** The compiled server on `env` while `run` runs; its output so far is handed to `run`. */
+async function whileServing(cwd: string, env: Record<string, string>, run: (output: { stdout: string; stderr: string }) => Promise<void>) {
+	const server = spawn(process.execPath, [serverScript], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+	const { output, exited } = collect(server)
+	try {
+		await expect.poll(() => output.stdout, { timeout: 20_000 }).toContain('listening on')
+		await run(output)
+	} finally {
+		server.kill('SIGTERM')
+		await within(10_000, exited, server, 'stopping the server')
+	}
+}
+
+async function signInAt(page: Page, origin: string, email: string, password: string) {
+	await page.context().clearCookies()
+	await page.goto(`${origin}/sign-in?redirectTo=%2Fadmin`)
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password', { exact: true }).fill(password)
+	await page.getByRole('button', { name: 'Sign in' }).click()
+	await expect(page).not.toHaveURL(/\/sign-in\?/)
+}
+
+test('the container’s next start with the operator’s credentials leaves the published admin without admin access; production refuses the published password [R23]', async ({
+	page,
+}) => {
+	test.setTimeout(120_000)
+	const cwd = mkdtempSync(path.join(tmpdir(), 'store-published-'))
+	const port = await freePort()
+	const origin = `http://127.0.0.1:${port}`
+	const env = freshEnv(cwd, { HOST: '127.0.0.1', PORT: String(port), AUTH_URL: origin, APP_URL: origin })
+	const published = { email: 'admin@example.com', password: 'change-me-admin-password' }
+	const operator = { ADMIN_EMAIL: 'ops@e2e.example.com', ADMIN_PASSWORD: `ops-${randomBytes(12).toString('hex')}` }
+	try {
+		// First start, nothing set: the published default, loudly.
+		const first = await runInit(cwd, env)
+		expect(first.code, first.stderr).toBe(0)
+		expect(first.stderr).toContain('PUBLISHED password')
+
+		// Production refuses the published password whatever the email: exit 1, one line, nothing done
+		// (app/data/seed-admin.server.test.ts has the other spellings of it).
+		const refused = await runInit(cwd, { ...env, ...operator, ADMIN_PASSWORD: published.password })
+		expect(refused.code).toBe(1)
+		expect(refused.stderr.trim().split('\n')).toHaveLength(1)
+		expect(refused.stderr).toContain('Refusing the published admin password in production')
+		expect(refused.stdout).toBe('')
+
+		// The operator's own credentials: a new admin, and the published account says goodbye.
+		const next = await runInit(cwd, { ...env, ...operator })
+		expect(next.code, next.stderr).toBe(0)
+		expect(next.stderr).toContain(`${published.email} signed in with the published password: it is no longer an admin`)
+
+		await whileServing(cwd, env, async () => {
+			// The published password still signs in, as a customer.
+			await signInAt(page, origin, published.email, published.password)
+			const forbidden = await page.goto(`${origin}/admin`)
+			expect(forbidden?.status()).toBe(403)
+			await signInAt(page, origin, operator.ADMIN_EMAIL, operator.ADMIN_PASSWORD)
+			await expect(page).toHaveURL(`${origin}/admin`)
+			await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()
+		})
+	} finally {
+		rmSync(cwd, { recursive: true, force: true })
+	}
+})
+
+test('rotating AUTH_SECRET keeps the Stripe keys and an enrolled admin’s two-factor sign-in; sessions end; without AUTH_SECRET_PREVIOUS the store refuses to start, naming it [R14]', async ({
+	page,
+	playwright,
+}) => {
+	test.setTimeout(180_000)
+	const cwd = mkdtempSync(path.join(tmpdir(), 'store-rotation-'))
+	const port = await freePort()
+	const origin = `http://127.0.0.1:${port}`
+	const [oldSecret, newSecret] = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')]
+	const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`
+	const admin = { email: 'rotation-admin@e2e.example.com', password: `rotation-${randomBytes(12).toString('hex')}` }
+	const before = freshEnv(cwd, {
+		HOST: '127.0.0.1',
+		PORT: String(port),
+		AUTH_URL: origin,
+		APP_URL: origin,
+		AUTH_SECRET: oldSecret,
+		ADMIN_EMAIL: admin.email,
+		ADMIN_PASSWORD: admin.password,
+		STRIPE_SECRET_KEY: `sk_test_${randomBytes(8).toString('hex')}`,
+		STRIPE_WEBHOOK_SECRET: webhookSecret,
+	})
+	const rotated = { ...before, AUTH_SECRET: newSecret }
+	let totpSecret = ''
+	let oldSession: Cookie[] = []
+	try {
+		// Before: the Stripe Connection (init) and an admin enrolled in TOTP, under the old secret.
+		expect((await runInit(cwd, before)).code).toBe(0)
+		await whileServing(cwd, before, async () => {
+			const client = await playwright.request.newContext({ baseURL: origin, extraHTTPHeaders: { origin } })
+			try {
+				expect((await client.post('/api/auth/sign-in/email', { data: admin })).ok()).toBe(true)
+				const enabled = await (await client.post('/api/auth/two-factor/enable', { data: { password: admin.password } })).json()
+				totpSecret = secretOf(enabled.totpURI)
+				expect((await client.post('/api/auth/two-factor/verify-totp', { data: { code: await unusedTotp(totpSecret) } })).ok()).toBe(true)
+				oldSession = (await client.storageState()).cookies
+			} finally {
+				await client.dispose()
+			}
+		})
+
+		// A new AUTH_SECRET alone: init and the server refuse, naming the fix, printing no secret.
+		const refusedInit = await runInit(cwd, rotated)
+		expect(refusedInit.code).toBe(1)
+		const server = spawn(process.execPath, [serverScript], { cwd, env: rotated, stdio: ['ignore', 'pipe', 'pipe'] })
+		const { output, exited } = collect(server)
+		expect(await within(20_000, exited, server, 'the refusing server')).not.toBe(0)
+		for (const stderr of [refusedInit.stderr, output.stderr]) {
+			expect(stderr).toContain('stored secrets cannot be read with AUTH_SECRET or AUTH_SECRET_PREVIOUS')
+			expect(stderr).toContain('payment Connection "stripe"')
+			expect(stderr).toContain('set AUTH_SECRET_PREVIOUS to that secret')
+			for (const secret of [oldSecret, newSecret, webhookSecret]) expect(stderr).not.toContain(secret)
+		}
+		expect(output.stdout).not.toContain('listening')
+
+		// With the old secret in AUTH_SECRET_PREVIOUS the server starts and seals everything anew.
+		await whileServing(cwd, { ...rotated, AUTH_SECRET_PREVIOUS: oldSecret }, async ({ stdout }) => {
+			expect(stdout).toContain('stored secret(s) sealed anew with AUTH_SECRET')
+			// Sessions signed with the old secret have ended.
+			await page.context().addCookies(oldSession)
+			await page.goto(`${origin}/admin`)
+			expect(new URL(page.url()).pathname).toBe('/sign-in')
+		})
+
+		// Then the new secret alone: the webhook secret verifies an event, and TOTP signs the admin in.
+		await whileServing(cwd, rotated, async () => {
+			const payload = stripeEvent('charge.updated', { id: `ch_${randomBytes(6).toString('hex')}`, object: 'charge' })
+			const post = (secret: string) =>
+				fetch(`${origin}/api/events/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignature(payload, secret) }, body: payload })
+			expect((await post(`whsec_${randomBytes(24).toString('base64')}`)).status).toBeGreaterThanOrEqual(400)
+			expect((await post(webhookSecret)).status).toBeLessThan(300)
+			await signInAt(page, origin, admin.email, admin.password)
+			await expect(page).toHaveURL(`${origin}/sign-in/two-factor?redirectTo=%2Fadmin`)
+			await page.getByLabel('Code from your authenticator app').fill(await unusedTotp(totpSecret))
+			await page.getByRole('button', { name: 'Verify' }).click()
+			await expect(page).toHaveURL(`${origin}/admin`)
+		})
+	} finally {
 		rmSync(cwd, { recursive: true, force: true })
 	}
 })

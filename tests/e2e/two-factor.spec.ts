@@ -207,6 +207,34 @@ test('a backup code reaches /admin once, and the same backup code then fails (is
 	await expectNoAdminSession(again)
 })
 
+/** `count` browsers, each at the code step of its own password sign-in of the seeded admin. */
+async function atCodeStep(browser: Browser, count: number) {
+	const pages: Page[] = []
+	for (let i = 0; i < count; i++) {
+		const page = await freshPage(browser)
+		await passwordStep(page, store.admin.email, store.admin.password)
+		await expect(page).toHaveURL(`${store.origin}/sign-in/two-factor?redirectTo=%2Fadmin`)
+		pages.push(page)
+	}
+	return pages
+}
+
+test('one TOTP code sent from three browsers at the same instant opens one session; the others see the form’s error [R25]', async ({
+	browser,
+}) => {
+	const pages = await atCodeStep(browser, 3)
+	const code = await unusedTotp(secret)
+	const statuses = await Promise.all(pages.map((page) => codeStep(page, code)))
+	expect([...statuses].sort()).toEqual([302, 400, 400])
+	const signedIn = await Promise.all(pages.map(hasSession))
+	expect(signedIn.filter(Boolean)).toHaveLength(1)
+	for (const [index, page] of pages.entries()) {
+		if (signedIn[index]) continue
+		await expect(page.getByText('That code is not right.')).toBeVisible()
+		expect(new URL(page.url()).pathname).toBe('/sign-in/two-factor')
+	}
+})
+
 test('after better-auth’s attempt limit the code step ends and the user starts over (issue 10.4)', async ({ browser }) => {
 	const page = await freshPage(browser)
 	await passwordStep(page, store.admin.email, store.admin.password)
