@@ -37,10 +37,15 @@ async function resolve(tx: Tx, connection: EventConnection, refs: EventRefs): Pr
 		...(refs.paymentIntentId ? [{ paymentIntentRef: refs.paymentIntentId }, { providerRef: refs.paymentIntentId }] : []),
 		...(refs.orderNumber !== undefined ? [{ number: refs.orderNumber }] : []),
 	]
-	const recorded = recordedAs.length ? await tx.order.findMany({ where: { ...scope, OR: recordedAs }, select: foundFields, orderBy: { number: 'asc' }, take: 3 }) : []
+	const claims = refs.claimedOrderIds.length ? [{ id: { in: refs.claimedOrderIds } }] : []
+	const named = recordedAs.length + claims.length ? await tx.order.findMany({ where: { ...scope, OR: [...recordedAs, ...claims] }, select: foundFields, orderBy: { number: 'asc' }, take: 6 }) : []
+	const isRecorded = (o: Found) =>
+		(o.providerRef !== null && (o.providerRef === refs.sessionId || o.providerRef === refs.paymentIntentId)) ||
+		(o.paymentIntentRef !== null && o.paymentIntentRef === refs.paymentIntentId) ||
+		(refs.orderNumber !== undefined && o.number === refs.orderNumber)
 	// The Order of the Session the store started comes first: the others are what conflicts with it.
-	recorded.sort((a, b) => Number(b.providerRef === refs.sessionId) - Number(a.providerRef === refs.sessionId))
-	const claimed = refs.claimedOrderIds.length ? await tx.order.findMany({ where: { ...scope, id: { in: refs.claimedOrderIds } }, select: foundFields, take: 3 }) : []
+	const recorded = named.filter(isRecorded).sort((a, b) => Number(b.providerRef === refs.sessionId) - Number(a.providerRef === refs.sessionId))
+	const claimed = named.filter((o) => refs.claimedOrderIds.includes(o.id))
 	const [order, second] = recorded
 	if (order && second) return { kind: 'conflict', order, other: second, why: `its references name Order #${order.number} and Order #${second.number}` }
 	if (!order) {
