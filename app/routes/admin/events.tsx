@@ -3,8 +3,8 @@ import { z } from 'zod'
 import type { Route } from './+types/events'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../data/repositories.server'
-import { EVENT_OUTCOME_LABELS, needsAttention } from '../../payments/events/outcomes'
 import { pageParam, formSchema, parseForm, recordId } from '../../security/form.server'
+import { EventResult } from '../../ui/event-result'
 import { Pager } from '../../ui/pager'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { domainFailure } from '../store/failure.server'
@@ -96,9 +96,7 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 								</td>
 								<td>yes</td>
 								<td>
-									<strong className={needsAttention(event.outcome) ? 'field-error' : undefined}>{EVENT_OUTCOME_LABELS[event.outcome] ?? event.outcome}</strong>
-									<br />
-									{event.summary}
+									<EventResult outcome={event.outcome} summary={event.summary} />
 								</td>
 								<td>{event.duplicates}</td>
 								<td>

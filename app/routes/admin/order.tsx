@@ -8,9 +8,9 @@ import { canTransition } from '../../orders/status'
 import { formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { FormError } from '../../ui/forms'
+import { EventResult } from '../../ui/event-result'
 import { OrderDetails } from '../../ui/order-details'
 import { Price } from '../../ui/money-format'
-import { EVENT_OUTCOME_LABELS, needsAttention } from '../../payments/events/outcomes'
 import { domainFailure } from '../store/failure.server'
 
 export const meta = ({ data: order }: Route.MetaArgs) => [{ title: `Order #${order?.number ?? ''} · Store Admin` }]
@@ -171,9 +171,7 @@ function ProviderEvents({ events }: { events: Array<{ id: string; providerEventI
 								{event.type} <code>{event.providerEventId}</code> via {event.connection.handle}
 							</td>
 							<td>
-								<strong className={needsAttention(event.outcome) ? 'field-error' : undefined}>{EVENT_OUTCOME_LABELS[event.outcome] ?? event.outcome}</strong>
-								<br />
-								{event.summary}
+								<EventResult outcome={event.outcome} summary={event.summary} />
 							</td>
 						</tr>
 					))}
