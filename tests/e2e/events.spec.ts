@@ -10,6 +10,9 @@ import type { Page } from '@playwright/test'
 import { stripeEvents, stripeSignature } from '../helpers/events.ts'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, serverOrigin, submitSignInForm, test } from './support/fixtures.ts'
 
+// Each test buys by card through the storefront and signs an operator in: more than the default 30 s on a loaded machine.
+test.describe.configure({ timeout: 60_000 })
+
 /** Buys the enamel mug (16.00 USD) by card: the store starts a Checkout Session at the stand-in. */
 async function buyByCard(page: Page) {
 	await page.goto('/products/enamel-mug')
@@ -38,7 +41,8 @@ function deliver(payload: string, secret = process.env.E2E_STRIPE_WEBHOOK_SECRET
 async function signInAsAdmin(page: Page, path: string) {
 	await page.goto(`/sign-in?redirectTo=${encodeURIComponent(path)}`)
 	await submitSignInForm(page, ADMIN_EMAIL, ADMIN_PASSWORD)
-	await expect(page).toHaveURL(path)
+	// A password hash (scrypt) is the slow step of these tests on a busy machine.
+	await expect(page).toHaveURL(path, { timeout: 15_000 })
 }
 
 test('a verified Stripe event pays the Order; the inbox shows it; replay changes nothing [R60, R63, R66]', async ({ page, browser, customer }) => {
