@@ -168,6 +168,19 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 		expect(await t.db.providerEvent.count({ where: { storeId: t.storeId, awaitingRef: o.paymentIntentId } })).toBe(0)
 	})
 
+	it('settles a refund and the Session linking its payment that arrive at the same instant, whichever commits first [R65]', async () => {
+		const orders = []
+		for (let i = 0; i < 8; i++) orders.push(await started())
+		await Promise.all(
+			orders.flatMap((o) => [
+				deliver(stripeEvents.chargeRefunded({ paymentIntentId: o.paymentIntentId, amountRefunded: 5000 })),
+				deliver(stripeEvents.sessionCompleted({ ...o, amount: 5000 })),
+			]),
+		)
+		for (const o of orders) expect(await state(o.orderId)).toMatchObject({ status: 'refunded', refundedMinor: 5000 })
+		expect(await t.db.providerEvent.count({ where: { storeId: t.storeId, awaitingRef: { in: orders.map((o) => o.paymentIntentId) } } })).toBe(0)
+	})
+
 	it('replays a stored event through the same reconciliation: a short payment or a conflict still moves nothing [R66]', async () => {
 		const inbox = eventInboxRepository(t.db, admin)
 		const o = await started()
