@@ -5,6 +5,7 @@ import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '
 import { genericRequest, newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../../tests/helpers/events'
 import { cartRepository } from '../../cart/cart.server'
 import type { AdminViewer } from '../../data/viewer'
+import { adminOrdersRepository } from '../../orders/admin-orders.server'
 import { placeOrder } from '../../orders/checkout.server'
 import { recordProviderRef } from '../../orders/orders.server'
 import { adminConnectionsRepository } from '../admin-connections.server'
@@ -222,6 +223,17 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 			expect(await send({ type: 'refund.succeeded', data: { reference: String(order.number), amount_refunded: 6000, currency: 'USD' } })).toBe('review')
 			expect(await send({ type: 'refund.succeeded', data: { reference: String(order.number), amount_refunded: 5000, currency: 'USD' } })).toBe('applied')
 			expect(await state(order.id)).toMatchObject({ status: 'refunded', refundedMinor: 5000 })
+		})
+
+		it('settles a refund held for an unpaid Order when an admin replays it after marking the Order paid [R65, R66]', async () => {
+			const order = await placed(BANK)
+			expect(await send({ type: 'refund.succeeded', data: { reference: String(order.number), amount_refunded: 2000, currency: 'USD' } })).toBe('review')
+			const held = await t.db.providerEvent.findFirstOrThrow({ where: { storeId: t.storeId, orderId: order.id }, select: { id: true, awaitingRef: true } })
+			expect(held.awaitingRef).toBe(`order:${order.id}`)
+			await adminOrdersRepository(t.db, admin).act(order.number, 'mark_paid')
+			expect(await eventInboxRepository(t.db, admin).replay(held.id)).toMatchObject({ outcome: 'applied', awaitingRef: null })
+			expect(await t.db.providerEvent.findUniqueOrThrow({ where: { id: held.id }, select: { outcome: true, awaitingRef: true } })).toEqual({ outcome: 'applied', awaitingRef: null })
+			expect(await state(order.id)).toMatchObject({ status: 'paid', capturedMinor: 5000, refundedMinor: 2000 })
 		})
 	})
 })

@@ -51,9 +51,10 @@ async function resolve(tx: Tx, connection: EventConnection, refs: EventRefs): Pr
 	if (!order) {
 		const [first, other] = claimed
 		if (first && other) return { kind: 'conflict', order: first, other, why: `its metadata names Order #${first.number} and Order #${other.number}` }
-		const named = [refs.sessionId, refs.paymentIntentId, refs.orderNumber === undefined ? undefined : `#${refs.orderNumber}`].filter(Boolean).join(' / ')
-		const whose = first ? `recorded for Order #${first.number} (named in its metadata)` : 'recorded for an order of this connection'
-		return { kind: 'unknown', claimed: first ?? null, why: named ? `reference ${named} is not one the store ${whose}` : `it names no reference the store ${whose}` }
+		const quoted = [refs.sessionId, refs.paymentIntentId, refs.orderNumber === undefined ? undefined : `#${refs.orderNumber}`].filter(Boolean).join(' / ')
+		const whose = first ? `Order #${first.number} (named in its metadata)` : 'an order of this connection'
+		const why = quoted ? `Reference ${quoted} is not one the store recorded for ${whose}` : `No reference the store recorded for ${whose} is named`
+		return { kind: 'unknown', claimed: first ?? null, why }
 	}
 	const stranger = refs.claimedOrderIds.find((id) => id !== order.id)
 	if (stranger !== undefined) {
@@ -80,7 +81,7 @@ async function applyEvent(tx: Tx, connection: EventConnection, event: Normalized
 		// A PaymentIntent event can arrive before the Session event that links it: it waits [R65].
 		const wait = event.effect.kind !== 'none' && !event.refs.sessionId ? (event.refs.paymentIntentId ?? null) : null
 		const held = wait ? `; held until a payment of this store links ${wait}` : ''
-		return { ...none, outcome: found.claimed ? 'review' : 'unmatched', summary: `The ${found.why}${held}; nothing changed.`, orderId: found.claimed?.id ?? null, awaitingRef: wait }
+		return { ...none, outcome: found.claimed ? 'review' : 'unmatched', summary: `${found.why}${held}; nothing changed.`, orderId: found.claimed?.id ?? null, awaitingRef: wait }
 	}
 	const { order } = found
 	const result: Result = { ...none, outcome: 'ignored', summary: '', orderId: order.id }
@@ -117,8 +118,8 @@ const MAX_WAKE_ROUNDS = 5
  * transaction that made it possible: each is claimed by clearing its `awaitingRef`, so it is
  * applied once however many deliveries or replays race for it [R64, R65].
  */
-async function wakeHeld(tx: Tx, connection: EventConnection, keys: string[]) {
-	const done = new Set<string>()
+async function wakeHeld(tx: Tx, connection: EventConnection, keys: string[], replaying?: string) {
+	const done = new Set<string>(replaying ? [replaying] : [])
 	let queue = keys
 	for (let round = 0; queue.length > 0 && round < MAX_WAKE_ROUNDS; round++) {
 		const rows = await tx.providerEvent.findMany({
@@ -140,14 +141,17 @@ async function wakeHeld(tx: Tx, connection: EventConnection, keys: string[]) {
 	}
 }
 
-/** Applies an event and then whatever it was the missing piece for. */
-export async function applyWithHeld(tx: Tx, connection: EventConnection, event: NormalizedEvent): Promise<Applied> {
+/**
+ * Applies an event and then whatever it was the missing piece for. A replayed row is not woken
+ * by its own replay: the replay records its outcome.
+ */
+export async function applyWithHeld(tx: Tx, connection: EventConnection, event: NormalizedEvent, { replaying }: { replaying?: string } = {}): Promise<Applied> {
 	let result = await applyEvent(tx, connection, event)
 	if (result.awaitingRef || result.wake.length > 0) {
 		await lockConnection(tx, connection.id)
 		// Decided before the lock: decide again now that no link or payment can be in flight.
 		if (result.awaitingRef) result = await applyEvent(tx, connection, event)
-		await wakeHeld(tx, connection, result.wake)
+		await wakeHeld(tx, connection, result.wake, replaying)
 	}
 	const { wake: _wake, ...applied } = result
 	return applied

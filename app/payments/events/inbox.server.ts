@@ -109,9 +109,9 @@ export function eventInboxRepository(db: Db, admin: AdminViewer) {
 			if (!row) throw notFound('That event')
 			const event = normalizeFor(row.connection.provider, parseEventBody(row.payload))
 			return db.$transaction(async (tx) => {
-				const applied = await applyWithHeld(tx, row.connection, event)
+				const applied = await applyWithHeld(tx, row.connection, event, { replaying: row.id })
 				if (OPEN_OUTCOMES.includes(row.outcome)) {
-					// Claimed as a woken event is: a delivery that applied it meanwhile keeps its outcome.
+					// Unless a delivery settled it meanwhile (it cleared `awaitingRef`): that outcome stays.
 					await tx.providerEvent.updateMany({ where: { id: row.id, outcome: row.outcome, awaitingRef: row.awaitingRef }, data: applied })
 				}
 				await auditEntry(tx, admin, { action: 'event.replay', targetType: 'provider_event', targetId: row.id, detail: { eventId: row.providerEventId, outcome: applied.outcome } })
