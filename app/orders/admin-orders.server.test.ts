@@ -7,8 +7,9 @@ import { adminProductsRepository } from '../catalog/admin-products.server'
 import type { AdminViewer } from '../data/viewer'
 import { adminOrdersRepository } from './admin-orders.server'
 import { placeOrder } from './checkout.server'
+import { applyPaymentEvent } from './orders.server'
 
-describe.each(PROVIDERS)('Store Admin products and orders on %s (issue 8.1-8.3)', (provider) => {
+describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => {
 	let t: TestDatabase
 	let admin: AdminViewer
 	let otherAdmin: AdminViewer
@@ -83,7 +84,7 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s (issue 8.1-8.3)'
 		expect((await audits(placed.id)).map((a) => a.action)).toEqual(['order.cancel'])
 	})
 
-	it('a change whose audit row fails leaves the order and stock as they were (issue 8.3)', async () => {
+	it('a change whose audit row fails leaves the order and stock as they were', async () => {
 		const product = await createProduct(t.db, t.storeId, { stock: 5 })
 		const { placed } = await order(product, 2)
 		const ghost: AdminViewer = { ...admin, userId: 'no-such-user' }
@@ -103,6 +104,20 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s (issue 8.1-8.3)'
 		await orders.act(placed.number, 'refund')
 		const after = await orders.byNumber(placed.number)
 		expect(after).toMatchObject({ status: 'refunded', refundedMinor: placed.totalMinor })
+	})
+
+	it('records refunds up to what was captured, not the total: never more [R66]', async () => {
+		const { placed } = await order()
+		const orders = adminOrdersRepository(t.db, admin)
+		await expect(orders.act(placed.number, 'refund', { refundMinor: 100 })).rejects.toMatchObject({ status: 409 })
+		// The shopper paid more than the total: what was captured can be refunded, and no more.
+		expect((await applyPaymentEvent(t.db, { storeId: t.storeId, orderId: placed.id, effect: { kind: 'paid', amountMinor: placed.totalMinor + 500, currency: 'USD' } })).outcome).toBe('applied')
+		await expect(orders.act(placed.number, 'refund', { refundMinor: placed.totalMinor + 501 })).rejects.toMatchObject({ status: 400, field: 'amount' })
+		await orders.act(placed.number, 'refund', { refundMinor: placed.totalMinor })
+		expect(await orders.byNumber(placed.number)).toMatchObject({ status: 'paid', capturedMinor: placed.totalMinor + 500, refundedMinor: placed.totalMinor })
+		await orders.act(placed.number, 'refund')
+		expect(await orders.byNumber(placed.number)).toMatchObject({ status: 'refunded', refundedMinor: placed.totalMinor + 500 })
+		await expect(orders.act(placed.number, 'refund', { refundMinor: 1 })).rejects.toMatchObject({ status: 409 })
 	})
 
 	it('finds no order of another Store, by number or search', async () => {

@@ -7,11 +7,13 @@ import { transitionOrder } from './orders.server'
 import { canTransition, type OrderStatus } from './status'
 
 export const ADMIN_ORDERS_PAGE_SIZE = 20
+/** The most recent provider events shown on an Order's admin page. */
+export const ORDER_EVENTS_SHOWN = 20
 
 export type AdminOrderAction = 'mark_paid' | 'fulfil' | 'cancel' | 'refund'
 
 /**
- * Orders as Store Admin runs them (issue 8.2): list, detail, and the transitions of
+ * Orders as Store Admin runs them: list, detail, and the transitions of
  * app/orders/status.ts. Cancelling returns the stock; a refund is recorded (the Order is
  * `refunded` once the whole total is refunded). Each write and its audit row share a transaction.
  */
@@ -45,19 +47,27 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 				select: {
 					id: true, number: true, status: true, email: true, name: true, addressLine1: true, addressLine2: true,
 					city: true, postalCode: true, country: true, currency: true, subtotalMinor: true, totalMinor: true,
-					refundedMinor: true, paymentNote: true, providerRef: true, createdAt: true, paidAt: true, userId: true,
+					refundedMinor: true, capturedMinor: true, paymentNote: true, providerRef: true, paymentIntentRef: true, disputed: true,
+					createdAt: true, paidAt: true, userId: true,
 					connection: { select: { provider: true, displayName: true, handle: true } },
 					lines: { select: { title: true, unitPriceMinor: true, quantity: true, lineTotalMinor: true } },
 				},
 			})
 			if (!order) throw notFound('That order')
-			return order
+			// What provider events said about it, held or conflicting ones included, so the operator can act.
+			const events = await db.providerEvent.findMany({
+				where: { storeId, OR: [{ orderId: order.id }, { otherOrderId: order.id }] },
+				orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+				take: ORDER_EVENTS_SHOWN,
+				select: { id: true, providerEventId: true, type: true, outcome: true, summary: true, receivedAt: true, connection: { select: { handle: true } } },
+			})
+			return { ...order, events }
 		},
 
 		async act(number: number, action: AdminOrderAction, { refundMinor }: { refundMinor?: number } = {}) {
 			const order = await db.order.findFirst({
 				where: { storeId, number },
-				select: { id: true, status: true, totalMinor: true, refundedMinor: true, connection: { select: { provider: true } }, lines: { select: { productId: true, quantity: true } } },
+				select: { id: true, status: true, capturedMinor: true, refundedMinor: true, connection: { select: { provider: true } }, lines: { select: { productId: true, quantity: true } } },
 			})
 			if (!order) throw notFound('That order')
 			const refuse = (message: string): never => {
@@ -76,12 +86,14 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 						if (line.productId) await tx.product.updateMany({ where: { id: line.productId, storeId }, data: { stock: { increment: line.quantity } } })
 					}
 				} else {
-					const left = order.totalMinor - order.refundedMinor
+					// Refunds never add up to more than was captured [R66].
+					const left = order.capturedMinor - order.refundedMinor
+					if (!canTransition(order.status, 'refunded')) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be refunded.`)
+					if (left <= 0) refuse('Nothing captured for this order is left to refund.')
 					const amount = refundMinor ?? left
 					if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
-						throw new DomainError(400, `Refund between 0.01 and the ${left} minor units not yet refunded.`, 'amount')
+						throw new DomainError(400, `Refund between 0.01 and the ${left} minor units captured and not yet refunded.`, 'amount')
 					}
-					if (!canTransition(order.status, 'refunded')) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be refunded.`)
 					const recorded = await tx.order.updateMany({
 						where: { id: order.id, storeId, status: order.status, refundedMinor: order.refundedMinor },
 						data: { refundedMinor: { increment: amount } },
@@ -93,7 +105,7 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 					action: `order.${action}`,
 					targetType: 'order',
 					targetId: order.id,
-					detail: { number, from: order.status, ...(action === 'refund' ? { amountMinor: refundMinor ?? order.totalMinor - order.refundedMinor } : {}) },
+					detail: { number, from: order.status, ...(action === 'refund' ? { amountMinor: refundMinor ?? order.capturedMinor - order.refundedMinor } : {}) },
 				})
 			})
 			// A cancel returned stock: shoppers see it at once.

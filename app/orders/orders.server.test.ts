@@ -4,7 +4,7 @@ import { DETAILS, createProduct, newGuest, offline } from '../../tests/helpers/c
 import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/helpers/databases'
 import { cartRepository } from '../cart/cart.server'
 import { placeOrder } from './checkout.server'
-import { applyPaymentEvent, transitionOrder } from './orders.server'
+import { applyPaymentEvent, linkPaymentIntent, type PaymentEffect, recordProviderRef, transitionOrder } from './orders.server'
 
 describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (provider) => {
 	let t: TestDatabase
@@ -15,51 +15,100 @@ describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (
 	})
 	afterAll(() => t.db.$disconnect())
 
+	/** A 15.00 USD Order. */
 	async function newOrder() {
-		const product = await createProduct(t.db, t.storeId)
+		const product = await createProduct(t.db, t.storeId, { priceMinor: 1500 })
 		const guest = newGuest(t.storeId)
 		await cartRepository(t.db, guest).add(product.id, 1)
 		return (await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'offline', idempotencyKey: randomUUID() })).order
 	}
-	const statusOf = async (id: string) => (await t.db.order.findUniqueOrThrow({ where: { id }, select: { status: true } })).status
+	const row = (id: string) => t.db.order.findUniqueOrThrow({ where: { id }, select: { status: true, capturedMinor: true, refundedMinor: true, paymentNote: true, paidAt: true } })
+	const apply = (orderId: string, effect: PaymentEffect, storeId = t.storeId) => applyPaymentEvent(t.db, { storeId, orderId, effect })
+	const paid = (amountMinor: number | null, currency: string | null = 'USD'): PaymentEffect => ({ kind: 'paid', amountMinor, currency })
+	const refund = (refundedMinor: number | null, currency: string | null = 'USD'): PaymentEffect => ({ kind: 'refund', refundedMinor, currency })
 
-	it('applies a payment success once; a repeat or a late failure changes nothing', async () => {
+	it('pays an Order only for at least its total in its currency, recording what was captured [R66]', async () => {
 		const order = await newOrder()
-		expect(await applyPaymentEvent(t.db, { storeId: t.storeId, orderId: order.id, outcome: 'succeeded' })).toBe(true)
-		expect(await applyPaymentEvent(t.db, { storeId: t.storeId, orderId: order.id, outcome: 'succeeded' })).toBe(false)
-		expect(await applyPaymentEvent(t.db, { storeId: t.storeId, orderId: order.id, outcome: 'failed', note: 'late' })).toBe(false)
-		expect(await statusOf(order.id)).toBe('paid')
-		expect((await t.db.order.findUniqueOrThrow({ where: { id: order.id } })).paidAt).not.toBeNull()
+		expect((await apply(order.id, paid(1))).outcome).toBe('review')
+		expect((await apply(order.id, paid(null))).outcome).toBe('review')
+		expect((await apply(order.id, paid(1500, 'JPY'))).outcome).toBe('review')
+		expect((await apply(order.id, paid(1500, null))).outcome).toBe('review')
+		expect(await row(order.id)).toMatchObject({ status: 'awaiting_payment', capturedMinor: 0, paidAt: null })
+		expect(await apply(order.id, paid(1600, 'usd'))).toEqual({ outcome: 'applied', summary: `Order #${order.number}: marked paid (1600 USD minor units captured).` })
+		expect(await row(order.id)).toMatchObject({ status: 'paid', capturedMinor: 1600 })
+	})
+
+	it('applies a payment once; a repeat or a late failure changes nothing [R64]', async () => {
+		const order = await newOrder()
+		expect((await apply(order.id, paid(1500))).outcome).toBe('applied')
+		expect((await apply(order.id, paid(1500))).outcome).toBe('stale')
+		expect((await apply(order.id, { kind: 'failed', reason: 'late' })).outcome).toBe('stale')
+		expect(await row(order.id)).toMatchObject({ status: 'paid', capturedMinor: 1500, paymentNote: null })
 	})
 
 	it('records a failure on an unpaid Order without moving it', async () => {
 		const order = await newOrder()
-		expect(await applyPaymentEvent(t.db, { storeId: t.storeId, orderId: order.id, outcome: 'failed', note: 'Card declined' })).toBe(true)
-		const row = await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, paymentNote: true } })
-		expect(row).toEqual({ status: 'awaiting_payment', paymentNote: 'Card declined' })
+		expect((await apply(order.id, { kind: 'failed', reason: 'Card declined' })).outcome).toBe('applied')
+		expect(await row(order.id)).toMatchObject({ status: 'awaiting_payment', paymentNote: 'Payment failed: Card declined' })
+	})
+
+	it('never pays an Order with a refund, and never refunds more than was captured [R66]', async () => {
+		const order = await newOrder()
+		expect((await apply(order.id, refund(1))).outcome).toBe('held')
+		expect(await row(order.id)).toMatchObject({ status: 'awaiting_payment', refundedMinor: 0, paidAt: null })
+		await apply(order.id, paid(1500))
+		expect((await apply(order.id, refund(1501))).outcome).toBe('review')
+		expect((await apply(order.id, refund(500, 'EUR'))).outcome).toBe('review')
+		expect((await apply(order.id, refund(500))).outcome).toBe('applied')
+		expect((await apply(order.id, refund(400))).outcome).toBe('stale')
+		expect((await apply(order.id, refund(1500))).outcome).toBe('applied')
+		expect(await row(order.id)).toMatchObject({ status: 'refunded', refundedMinor: 1500 })
+	})
+
+	it('refuses a refund for an Order that was cancelled unpaid [R66]', async () => {
+		const order = await newOrder()
+		await transitionOrder(t.db, { storeId: t.storeId, orderId: order.id, to: 'cancelled' })
+		expect((await apply(order.id, refund(1500))).outcome).toBe('review')
+		expect(await row(order.id)).toMatchObject({ status: 'cancelled', refundedMinor: 0 })
 	})
 
 	it('never moves an Order backwards or out of a final state', async () => {
 		const order = await newOrder()
 		expect(await transitionOrder(t.db, { storeId: t.storeId, orderId: order.id, to: 'cancelled' })).toBe(true)
-		expect(await applyPaymentEvent(t.db, { storeId: t.storeId, orderId: order.id, outcome: 'succeeded' })).toBe(false)
+		expect((await apply(order.id, paid(1500))).outcome).toBe('stale')
 		expect(await transitionOrder(t.db, { storeId: t.storeId, orderId: order.id, to: 'awaiting_payment' })).toBe(false)
-		expect(await statusOf(order.id)).toBe('cancelled')
+		expect((await row(order.id)).status).toBe('cancelled')
 	})
 
 	it('refuses another Store’s Order with 404 and changes nothing', async () => {
 		const order = await newOrder()
 		await expect(transitionOrder(t.db, { storeId: 'another-store', orderId: order.id, to: 'paid' })).rejects.toMatchObject({ status: 404 })
-		expect(await applyPaymentEvent(t.db, { storeId: 'another-store', orderId: order.id, outcome: 'failed' })).toBe(false)
-		expect(await statusOf(order.id)).toBe('awaiting_payment')
+		await expect(apply(order.id, paid(1500), 'another-store')).rejects.toMatchObject({ status: 404 })
+		expect((await recordProviderRef(t.db, { storeId: 'another-store', orderId: order.id, providerRef: 'cs_x' })).count).toBe(0)
+		expect(await linkPaymentIntent(t.db, { storeId: 'another-store', orderId: order.id, paymentIntentRef: 'pi_x' })).toBe(false)
+		expect((await row(order.id)).status).toBe('awaiting_payment')
 	})
 
-	it('applies one of several racing deliveries of the same success', async () => {
+	it('applies one of several racing deliveries of the same payment', async () => {
 		const order = await newOrder()
-		const results = await Promise.all(
-			Array.from({ length: 5 }, () => applyPaymentEvent(t.db, { storeId: t.storeId, orderId: order.id, outcome: 'succeeded' })),
-		)
-		expect(results.filter(Boolean)).toHaveLength(1)
-		expect(await statusOf(order.id)).toBe('paid')
+		const results = await Promise.all(Array.from({ length: 5 }, () => apply(order.id, paid(1500))))
+		expect(results.filter((r) => r.outcome === 'applied')).toHaveLength(1)
+		expect((await row(order.id)).status).toBe('paid')
+	})
+
+	it('records what an admin marking an offline payment paid captured: the total [R66]', async () => {
+		const order = await newOrder()
+		expect(await transitionOrder(t.db, { storeId: t.storeId, orderId: order.id, to: 'paid' })).toBe(true)
+		expect(await row(order.id)).toMatchObject({ status: 'paid', capturedMinor: 1500 })
+	})
+
+	it('keeps the reference a paid Order was paid through, and links its payment once [R66]', async () => {
+		const order = await newOrder()
+		await recordProviderRef(t.db, { storeId: t.storeId, orderId: order.id, providerRef: 'cs_first' })
+		expect(await linkPaymentIntent(t.db, { storeId: t.storeId, orderId: order.id, paymentIntentRef: 'pi_first' })).toBe(true)
+		expect(await linkPaymentIntent(t.db, { storeId: t.storeId, orderId: order.id, paymentIntentRef: 'pi_second' })).toBe(false)
+		await apply(order.id, paid(1500))
+		await recordProviderRef(t.db, { storeId: t.storeId, orderId: order.id, providerRef: 'cs_second' })
+		expect(await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { providerRef: true, paymentIntentRef: true } })).toEqual({ providerRef: 'cs_first', paymentIntentRef: 'pi_first' })
 	})
 })

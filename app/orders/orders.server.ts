@@ -59,43 +59,118 @@ export function customerOrdersRepository(db: Db, viewer: UserViewer) {
 type Tx = Pick<Db, 'order'>
 
 /**
- * The one way an Order changes status (admin actions, provider events): a conditional
- * update from a state the table allows, so two racing changes cannot both apply and an
- * Order never moves backwards. Returns false when the Order is not in a state that allows it.
+ * The one way an Order changes status by hand (admin actions): a conditional update from a
+ * state the table allows, so two racing changes cannot both apply and an Order never moves
+ * backwards. An admin marking an offline payment paid records its total as captured [R66].
+ * Returns false when the Order is not in a state that allows it.
  */
 export async function transitionOrder(
 	tx: Tx,
 	{ storeId, orderId, to, note }: { storeId: string; orderId: string; to: OrderStatus; note?: string },
 ) {
-	const current = await tx.order.findFirst({ where: { id: orderId, storeId }, select: { status: true } })
+	const current = await tx.order.findFirst({ where: { id: orderId, storeId }, select: { status: true, totalMinor: true } })
 	if (!current) throw new DomainError(404, 'That order was not found.')
 	if (!canTransition(current.status, to)) return false
 	const changed = await tx.order.updateMany({
 		where: { id: orderId, storeId, status: current.status },
-		data: { status: to, ...(to === 'paid' ? { paidAt: new Date() } : {}), ...(note !== undefined ? { paymentNote: note } : {}) },
+		data: {
+			status: to,
+			...(to === 'paid' ? { paidAt: new Date(), capturedMinor: current.totalMinor } : {}),
+			...(note !== undefined ? { paymentNote: note } : {}),
+		},
 	})
 	return changed.count === 1
 }
 
 /**
- * The seam for provider events (issue 9): a verified payment outcome for one of this
- * Store's Orders. Idempotent: applying it again, or after a later state, changes nothing.
+ * What a verified provider event says happened to an Order's payment (app/payments/events
+ * decides WHICH Order from the references the store recorded). Amounts are minor units;
+ * `refundedMinor` is the provider's cumulative total refunded so far.
  */
-export async function applyPaymentEvent(
-	db: Db,
-	{ storeId, orderId, outcome, note }: { storeId: string; orderId: string; outcome: 'succeeded' | 'failed'; note?: string },
-) {
-	return db.$transaction(async (tx) => {
-		if (outcome === 'succeeded') return transitionOrder(tx, { storeId, orderId, to: 'paid', note })
-		const changed = await tx.order.updateMany({
-			where: { id: orderId, storeId, status: 'awaiting_payment' },
-			data: { paymentNote: note ?? 'The payment failed.' },
-		})
-		return changed.count === 1
+export type PaymentEffect =
+	| { kind: 'paid'; amountMinor: number | null; currency: string | null }
+	| { kind: 'failed'; reason: string }
+	| { kind: 'refund'; refundedMinor: number | null; currency: string | null }
+	| { kind: 'dispute' }
+
+/**
+ * `review`: the money does not reconcile with what is owed; `held`: not yet (a refund of an
+ * Order that is still unpaid), to be applied again when the Order is paid.
+ */
+export type PaymentResult = { outcome: 'applied' | 'stale' | 'review' | 'held'; summary: string }
+
+/**
+ * The seam for provider events [R64-R66]: money moves only when it reconciles. An Order becomes
+ * paid only for at least its total in its currency, and records what was captured; a refund
+ * never makes an unpaid Order paid and cumulative refunds never exceed what was captured.
+ * Every change is a conditional update, so a repeat, a race or a late event changes nothing.
+ */
+export async function applyPaymentEvent(tx: Tx, { storeId, orderId, effect }: { storeId: string; orderId: string; effect: PaymentEffect }): Promise<PaymentResult> {
+	const order = await tx.order.findFirst({
+		where: { id: orderId, storeId },
+		select: { number: true, status: true, currency: true, totalMinor: true, capturedMinor: true, refundedMinor: true, paidAt: true, disputed: true },
 	})
+	if (!order) throw new DomainError(404, 'That order was not found.')
+	const say = (outcome: PaymentResult['outcome'], what: string): PaymentResult => ({ outcome, summary: `Order #${order.number}: ${what}` })
+	const minor = (amount: number | null) => (amount === null ? 'no amount' : `${amount} ${order.currency} minor units`)
+	const state = order.status.replace('_', ' ')
+	const where = { id: orderId, storeId, status: order.status }
+
+	if (effect.kind === 'failed') {
+		if (order.status !== 'awaiting_payment') return say('stale', `already ${state}; nothing changed.`)
+		await tx.order.updateMany({ where, data: { paymentNote: `Payment failed: ${effect.reason.slice(0, 200)}` } })
+		return say('applied', `payment failed (${effect.reason.slice(0, 80)}); it stays awaiting payment.`)
+	}
+	if (effect.kind === 'dispute') {
+		if (order.disputed) return say('stale', 'already flagged as disputed; nothing changed.')
+		await tx.order.updateMany({ where: { id: orderId, storeId }, data: { disputed: true } })
+		return say('applied', 'flagged: the payment is disputed.')
+	}
+	const currency = effect.currency?.toUpperCase() ?? null
+	if (currency !== order.currency) {
+		return say('review', `${effect.kind === 'paid' ? 'paid' : 'refunded'} in ${currency ?? 'no currency'}, but the order is in ${order.currency}; nothing changed.`)
+	}
+	if (effect.kind === 'paid') {
+		if (effect.amountMinor === null || effect.amountMinor < order.totalMinor) {
+			return say('review', `amount short: ${minor(effect.amountMinor)} paid of ${minor(order.totalMinor)} owed; nothing changed.`)
+		}
+		if (!canTransition(order.status, 'paid')) return say('stale', `already ${state}; nothing changed.`)
+		const changed = await tx.order.updateMany({ where, data: { status: 'paid', paidAt: new Date(), capturedMinor: effect.amountMinor, paymentNote: null } })
+		return changed.count === 1 ? say('applied', `marked paid (${minor(effect.amountMinor)} captured).`) : say('stale', 'changed meanwhile; nothing changed.')
+	}
+	if (order.paidAt === null) {
+		// A refund proves nothing about what this Order owes: it never pays it [R66]. An Order
+		// still awaiting payment may yet be paid (events out of order): the refund waits for that.
+		return order.status === 'awaiting_payment'
+			? say('held', 'a refund of an order that is not paid; held until it is paid, nothing changed.')
+			: say('review', `a refund of an order that was never paid (${state}); nothing changed.`)
+	}
+	const refunded = effect.refundedMinor
+	if (refunded === null || refunded > order.capturedMinor) {
+		return say('review', `refunds of ${minor(refunded)} would exceed the ${minor(order.capturedMinor)} captured; nothing changed.`)
+	}
+	if (refunded <= order.refundedMinor) return say('stale', 'this refund is already recorded; nothing changed.')
+	const full = refunded >= order.capturedMinor
+	const status = full && canTransition(order.status, 'refunded') ? 'refunded' : order.status
+	const changed = await tx.order.updateMany({ where: { ...where, refundedMinor: order.refundedMinor }, data: { refundedMinor: refunded, status } })
+	if (changed.count !== 1) return say('stale', 'changed meanwhile; nothing changed.')
+	return say('applied', `refunds of ${minor(refunded)} recorded${full ? '; fully refunded' : ''}.`)
 }
 
-/** The Order's provider object id, recorded once payment has started. */
-export function recordProviderRef(db: Db, { storeId, orderId, providerRef }: { storeId: string; orderId: string; providerRef: string }) {
-	return db.order.updateMany({ where: { id: orderId, storeId }, data: { providerRef } })
+/**
+ * The provider object id of the payment the store started (Checkout Session), recorded once
+ * payment has started. Events reconcile against it [R66]; a paid Order keeps the one it was
+ * paid through.
+ */
+export function recordProviderRef(db: Tx, { storeId, orderId, providerRef }: { storeId: string; orderId: string; providerRef: string }) {
+	return db.order.updateMany({ where: { id: orderId, storeId, status: 'awaiting_payment' }, data: { providerRef } })
+}
+
+/**
+ * Links the provider's payment (a Stripe PaymentIntent) to an Order, once: only an event that
+ * names the Order's recorded reference links it, and a link is never replaced.
+ */
+export async function linkPaymentIntent(tx: Tx, { storeId, orderId, paymentIntentRef }: { storeId: string; orderId: string; paymentIntentRef: string }) {
+	const linked = await tx.order.updateMany({ where: { id: orderId, storeId, paymentIntentRef: null }, data: { paymentIntentRef } })
+	return linked.count === 1
 }

@@ -11,11 +11,12 @@ import { cartRepository } from '../../app/cart/cart.server'
 import { createDb, type Db } from '../../app/data/db.server'
 import { ensureRuntimeStore } from '../../app/data/runtime-store.server'
 import { placeOrder } from '../../app/orders/checkout.server'
+import { recordProviderRef } from '../../app/orders/orders.server'
 import { ensureOfflineConnection } from '../../app/payments/connections.server'
 import { receiveEvent } from '../../app/payments/events/receive.server'
 import { connectionScope, sealSecret } from '../../app/payments/secret-box.server'
 import { DETAILS } from '../../tests/helpers/commerce'
-import { newWebhookSecret, stripeEvent, stripeRequest, stripeSignature } from '../../tests/helpers/events'
+import { newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../tests/helpers/events'
 import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
 import { migrateDatabase } from '../lib/migrate'
 
@@ -36,6 +37,8 @@ async function prepare(db: Db) {
 		const guest = { kind: 'guest' as const, storeId: store.id, guestId: randomUUID() }
 		await cartRepository(db, guest).add(product.id, 1)
 		const { order } = await placeOrder({ db, viewer: guest, details: DETAILS, connectionHandle: 'stripe', idempotencyKey: randomUUID() })
+		// What checkout records when it starts the payment: events reconcile against it.
+		await recordProviderRef(db, { storeId: store.id, orderId: order.id, providerRef: `cs_bench_${order.id}` })
 		orderIds.push(order.id)
 	}
 	return { storeId: store.id, secret, orderIds }
@@ -47,7 +50,7 @@ async function run(label: string, url: string) {
 	try {
 		const { storeId, secret, orderIds } = await prepare(db)
 		const deliveries = orderIds.flatMap((orderId) => {
-			const payload = stripeEvent('payment_intent.succeeded', { id: `pi_${orderId}`, metadata: { orderId } })
+			const payload = stripeEvents.sessionCompleted({ sessionId: `cs_bench_${orderId}`, paymentIntentId: `pi_${orderId}`, orderId, amount: 100 })
 			const signature = stripeSignature(payload, secret)
 			return Array.from({ length: REPEATS }, () => ({ payload, signature }))
 		})

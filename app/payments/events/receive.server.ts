@@ -1,13 +1,15 @@
 import type { Db } from '../../data/db.server'
+import { jsonError } from '../../errors.server'
 import { BodyTooLargeError, readBodyWithin } from '../../security/form.server'
 import { activeVerificationSecrets, CONNECTION_HANDLE, connectionSecrets, type VerificationSecrets } from '../connections.server'
-import { countRejection, ingestEvent, normalizeFor } from './inbox.server'
+import { parseEventBody } from './body'
+import { countRejection, ingestEvent } from './inbox.server'
+import { normalizeFor } from './normalize'
 import { verifyGeneric, verifyStripe } from './verify.server'
 
 /** Provider event bodies are small; Stripe's largest are a few tens of kilobytes. */
 export const MAX_EVENT_BYTES = 256 * 1024
 
-const answer = (status: number, body: Record<string, unknown>) => Response.json(body, { status, headers: { 'Cache-Control': 'no-store' } })
 
 type Endpoint = { connection: { id: string; storeId: string; provider: string }; secrets: VerificationSecrets | null }
 
@@ -41,23 +43,24 @@ export function forgetEndpoints(db: Db) {
 }
 
 /**
- * One delivery to `/api/events/<handle>` of `storeId` (spec 6, issue 9). The signature is
- * checked over the exact bytes received, before any parsing; a refused delivery is counted
- * (its body is not kept) and answered 400/401; a verified one is recorded and applied once,
- * and a repeat answers 200 and changes nothing.
+ * One delivery to `/api/events/<handle>` of `storeId` [R60-R63]. The signature is checked over
+ * the exact bytes received, before any parsing; a refused delivery (bad verification, or a
+ * verified body that is not a JSON event) is counted, its body not kept, and answered 400/401;
+ * a verified one is stored byte for byte and applied once, and a repeat answers 200 and
+ * changes nothing.
  */
 export async function receiveEvent({ db, storeId, handle, request, now = Date.now() }: { db: Db; storeId: string; handle: string; request: Request; now?: number }) {
-	if (request.method !== 'POST') return answer(405, { error: 'Use POST' })
-	if (!CONNECTION_HANDLE.test(handle)) return answer(404, { error: 'No such endpoint' })
+	if (request.method !== 'POST') return jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST.', { Allow: 'POST' })
+	if (!CONNECTION_HANDLE.test(handle)) return jsonError(404, 'NOT_FOUND', 'No such endpoint.')
 	const endpoint = await endpointFor(db, storeId, handle, now)
-	if (!endpoint) return answer(404, { error: 'No such endpoint' })
+	if (!endpoint) return jsonError(404, 'NOT_FOUND', 'No such endpoint.')
 	const { connection } = endpoint
 
 	let raw: Buffer
 	try {
 		raw = Buffer.from(await readBodyWithin(request, MAX_EVENT_BYTES))
 	} catch (error) {
-		if (error instanceof BodyTooLargeError) return answer(413, { error: `Event bodies are limited to ${MAX_EVENT_BYTES} bytes` })
+		if (error instanceof BodyTooLargeError) return jsonError(413, 'PAYLOAD_TOO_LARGE', `Event bodies are limited to ${MAX_EVENT_BYTES} bytes.`)
 		throw error
 	}
 	const secrets = activeVerificationSecrets(endpoint.secrets, now)
@@ -66,12 +69,17 @@ export async function receiveEvent({ db, storeId, handle, request, now = Date.no
 			? ({ ok: false, status: 401, reason: 'no verification secret is configured' } as const)
 			: connection.provider === 'stripe'
 				? verifyStripe(raw, request.headers.get('stripe-signature'), secrets, now)
-				: verifyGeneric(raw, request.headers, secrets)
+				: verifyGeneric(raw, request.headers, secrets, now)
 	if (!verdict.ok) {
 		await countRejection(db, connection.id)
-		return answer(verdict.status, { error: 'Verification failed', reason: verdict.reason })
+		return jsonError(verdict.status, 'VERIFICATION_FAILED', `Verification failed: ${verdict.reason}.`)
 	}
-	const event = normalizeFor(connection.provider, verdict.body)
-	const result = await ingestEvent(db, connection, { eventId: verdict.eventId, payload: raw.toString('utf8'), event })
-	return answer(200, { received: true, duplicate: result.duplicate, outcome: result.outcome })
+	const body = parseEventBody(raw)
+	const eventId = verdict.eventId ?? (typeof body?.id === 'string' && body.id.length > 0 ? body.id : null)
+	if (!body || !eventId) {
+		await countRejection(db, connection.id)
+		return jsonError(400, 'INVALID_EVENT', 'The signed body is not a JSON event object with an id.')
+	}
+	const result = await ingestEvent(db, connection, { eventId, payload: raw, event: normalizeFor(connection.provider, body) })
+	return Response.json({ received: true, duplicate: result.duplicate, outcome: result.outcome }, { headers: { 'Cache-Control': 'no-store' } })
 }

@@ -4,6 +4,7 @@ import type { Route } from './+types/events'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../data/repositories.server'
 import { pageParam, formSchema, parseForm, recordId } from '../../security/form.server'
+import { EventResult } from '../../ui/event-result'
 import { Pager } from '../../ui/pager'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { domainFailure } from '../store/failure.server'
@@ -22,7 +23,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 const replayForm = formSchema({ intent: z.literal('replay', 'Unknown action'), eventId: recordId })
 
-/** Replay re-applies a stored, verified event; applying is idempotent, so it is always safe. */
+/** Replay re-applies a stored, verified event through the same reconciliation; applying is idempotent, so it is always safe. */
 export async function action(args: Route.ActionArgs) {
 	const admin = await requireAdmin(args)
 	const form = await parseForm(args.request, replayForm)
@@ -36,19 +37,15 @@ export async function action(args: Route.ActionArgs) {
 	}
 }
 
-const OUTCOME: Record<string, string> = {
-	applied: 'Applied',
-	stale: 'Out of order / already applied',
-	unmatched: 'No matching order',
-	ignored: 'Stored, no change',
-}
-
 export default function Events({ loaderData }: Route.ComponentProps) {
 	const { events, connections, page, pages, total } = loaderData
 	return (
 		<section>
 			<h1>Events</h1>
 			<p className="hint">Every verified event from payment providers, what it changed, and how many repeats arrived. Refused deliveries are only counted.</p>
+			<p className="hint">
+				An order moves only when an event’s amount, currency and reference reconcile with it. <strong>Held for review</strong>: the amount is short, the currency differs, or the reference is not one the store recorded (an event waiting for its reference is applied by itself once the reference appears). <strong>Conflict</strong>: its references name different orders. Neither changed an order: check the payment at the provider and refund it there, or replay the event once the order is right.
+			</p>
 			<table className="data-table" data-testid="rejections">
 				<thead>
 					<tr>
@@ -89,7 +86,7 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 					</thead>
 					<tbody>
 						{events.map((event) => (
-							<tr key={event.id}>
+							<tr key={event.id} data-outcome={event.outcome}>
 								<td>{event.receivedAt.replace('T', ' ').slice(0, 19)}</td>
 								<td>{event.connection.handle}</td>
 								<td>
@@ -99,9 +96,7 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 								</td>
 								<td>yes</td>
 								<td>
-									<strong>{OUTCOME[event.outcome] ?? event.outcome}</strong>
-									<br />
-									{event.summary}
+									<EventResult outcome={event.outcome} summary={event.summary} />
 								</td>
 								<td>{event.duplicates}</td>
 								<td>

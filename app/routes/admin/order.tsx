@@ -8,6 +8,7 @@ import { canTransition } from '../../orders/status'
 import { formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { FormError } from '../../ui/forms'
+import { EventResult } from '../../ui/event-result'
 import { OrderDetails } from '../../ui/order-details'
 import { Price } from '../../ui/money-format'
 import { domainFailure } from '../store/failure.server'
@@ -23,7 +24,12 @@ export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
 	try {
 		const order = await adminRepositoriesFor(admin).adminOrders.byNumber(orderNumber(args.params))
-		return { ...order, createdAt: order.createdAt.toISOString(), paidAt: order.paidAt?.toISOString() ?? null }
+		return {
+			...order,
+			createdAt: order.createdAt.toISOString(),
+			paidAt: order.paidAt?.toISOString() ?? null,
+			events: order.events.map((event) => ({ ...event, receivedAt: event.receivedAt.toISOString() })),
+		}
 	} catch (error) {
 		if (error instanceof DomainError) throw data({ message: error.message }, { status: error.status })
 		throw error
@@ -59,7 +65,8 @@ export async function action(args: Route.ActionArgs) {
 
 export default function AdminOrder({ loaderData: order, actionData }: Route.ComponentProps) {
 	const can = (to: string) => canTransition(order.status, to)
-	const left = order.totalMinor - order.refundedMinor
+	// Refunds never add up to more than was captured [R66].
+	const left = order.capturedMinor - order.refundedMinor
 	return (
 		<section>
 			<p className="breadcrumbs">
@@ -75,6 +82,19 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 						· reference <code>{order.providerRef}</code>
 					</>
 				) : null}
+				{order.paymentIntentRef ? (
+					<>
+						{' '}
+						· payment <code>{order.paymentIntentRef}</code>
+					</>
+				) : null}
+				{order.paidAt ? (
+					<>
+						{' '}
+						· captured <Price minor={order.capturedMinor} currency={order.currency} />
+					</>
+				) : null}
+				{order.disputed ? <> · <strong>disputed</strong></> : null}
 				{order.refundedMinor > 0 ? (
 					<>
 						{' '}
@@ -83,6 +103,7 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 				) : null}
 			</p>
 			<OrderDetails order={order} />
+			<ProviderEvents events={order.events} />
 			<div className="card wide danger-zone">
 				<h2>Actions</h2>
 				{can('paid') && order.connection.provider !== 'stripe' ? (
@@ -125,5 +146,40 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 				{!can('paid') && !can('fulfilled') && !can('cancelled') && !can('refunded') ? <p className="hint">This order is closed.</p> : null}
 			</div>
 		</section>
+	)
+}
+
+/** What provider events said about this Order, including those held for review or in conflict. */
+function ProviderEvents({ events }: { events: Array<{ id: string; providerEventId: string; type: string; outcome: string; summary: string; receivedAt: string; connection: { handle: string } }> }) {
+	if (events.length === 0) return null
+	return (
+		<div className="card wide">
+			<h2>Provider events</h2>
+			<table className="data-table" data-testid="order-events">
+				<thead>
+					<tr>
+						<th>Received (UTC)</th>
+						<th>Type</th>
+						<th>Result</th>
+					</tr>
+				</thead>
+				<tbody>
+					{events.map((event) => (
+						<tr key={event.id} data-outcome={event.outcome}>
+							<td>{event.receivedAt.replace('T', ' ').slice(0, 19)}</td>
+							<td>
+								{event.type} <code>{event.providerEventId}</code> via {event.connection.handle}
+							</td>
+							<td>
+								<EventResult outcome={event.outcome} summary={event.summary} />
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
+			<p className="hint">
+				Held for review or in conflict: the order did not move. Check the payment at the provider, then refund it there or replay the event from <Link to="/admin/events">Events</Link>.
+			</p>
+		</div>
 	)
 }
