@@ -66,13 +66,13 @@ export async function receiveEvent({ db, storeId, handle, request, now = Date.no
 	const secrets = activeVerificationSecrets(endpoint.secrets, now)
 	const verdict =
 		secrets.length === 0
-			? ({ ok: false, status: 401, reason: 'no verification secret is configured' } as const)
+			? ({ ok: false, status: 401, reason: 'no verification secret is configured', code: 'VERIFICATION_FAILED' } as const)
 			: connection.provider === 'stripe'
 				? verifyStripe(raw, request.headers.get('stripe-signature'), secrets, now)
 				: verifyGeneric(raw, request.headers, secrets, now)
 	if (!verdict.ok) {
 		await countRejection(db, connection.id)
-		return jsonError(verdict.status, 'VERIFICATION_FAILED', `Verification failed: ${verdict.reason}.`)
+		return jsonError(verdict.status, verdict.code, `Verification failed: ${verdict.reason}.`)
 	}
 	const body = parseEventBody(raw)
 	const eventId = verdict.eventId ?? (typeof body?.id === 'string' && body.id.length > 0 ? body.id : null)

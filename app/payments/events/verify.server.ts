@@ -1,18 +1,29 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { isUtf8 } from 'node:buffer'
+import { Webhook, WebhookVerificationError } from 'standardwebhooks'
+import { stripeSdk } from '../providers/stripe.server'
 
 /**
- * A delivery whose verification is missing or invalid is rejected [R60]. The HMAC is computed
- * over the exact bytes received [R61]: the official libraries decode the body as UTF-8 first
- * (invalid sequences become U+FFFD, the SDK also drops a leading byte-order mark), so they would
- * accept bytes other than the ones signed (docs/decisions/029).
+ * A delivery whose verification is missing or invalid is rejected [R60]. The signatures are
+ * checked by the providers' own libraries (the `stripe` SDK, `standardwebhooks`). Both hash the
+ * body's UTF-8 reading, so the store first refuses a body that is not exact UTF-8 text (invalid
+ * sequences, or a leading byte-order mark the decoder would drop): for every body that passes,
+ * the UTF-8 reading round-trips to the very bytes received, and the signature the library
+ * checks is the signature of those bytes [R61] (docs/decisions/029). JSON is UTF-8 by
+ * definition, so no genuine provider event is refused by this.
  */
-export type Verdict = { ok: true; eventId: string | null } | { ok: false; status: 400 | 401; reason: string }
+export type Verdict = { ok: true; eventId: string | null } | { ok: false; status: 400 | 401; reason: string; code: 'VERIFICATION_FAILED' | 'INVALID_EVENT' }
 
 /** Stripe's limit, applied in BOTH directions (the SDK accepts timestamps from the future). */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300
 
-const refuse = (status: 400 | 401, reason: string): Verdict => ({ ok: false, status, reason })
+const refuse = (status: 400 | 401, reason: string, code: 'VERIFICATION_FAILED' | 'INVALID_EVENT' = 'VERIFICATION_FAILED'): Verdict => ({ ok: false, status, reason, code })
 const outsideWindow = (timestamp: number, now: number) => Math.abs(Math.floor(now / 1000) - timestamp) > TIMESTAMP_TOLERANCE_SECONDS
+
+/** Whether the libraries' UTF-8 reading of `raw` is exactly `raw` (no replacement, no dropped BOM). */
+export function isExactText(raw: Uint8Array) {
+	return isUtf8(raw) && !(raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf)
+}
+const NOT_TEXT = 'the body is not UTF-8 text'
 
 /**
  * `Stripe-Signature: t=<unix>,v1=<hex>[,v1=…]`, parsed once and as the SDK parses it (entries
@@ -35,48 +46,66 @@ export function parseStripeSignature(header: string): { timestamp: number; signa
 	return { timestamp, signatures }
 }
 
-/** Stripe: HMAC-SHA256 with the secret over `${t}.` and the body. Any current secret may match (rotation overlap). */
+/**
+ * Stripe: the header is parsed once (above) for the window, then the SDK checks the signature
+ * over the body. Any of the Connection's current secrets may match (rotation overlap).
+ */
 export function verifyStripe(raw: Uint8Array, header: string | null, secrets: string[], now = Date.now()): Verdict {
 	if (!header) return refuse(400, 'missing Stripe-Signature header')
 	const parsed = parseStripeSignature(header)
 	if ('error' in parsed) return refuse(401, parsed.error)
 	if (outsideWindow(parsed.timestamp, now)) return refuse(401, 'timestamp outside the 300 s window')
+	if (!isExactText(raw)) return refuse(400, NOT_TEXT, 'INVALID_EVENT')
+	const Stripe = stripeSdk()
+	const signature = Stripe.webhooks.signature
+	if (!signature) throw new Error('the stripe SDK offers no webhook signature check')
 	for (const secret of secrets) {
-		const expected = createHmac('sha256', secret).update(`${parsed.timestamp}.`).update(raw).digest('hex')
-		if (parsed.signatures.some((signature) => sameSecret(signature, expected))) return { ok: true, eventId: null }
+		try {
+			// The window is ours (above, both directions); the SDK's own check is then only the signature.
+			signature.verifyHeader(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), header, secret, Number.MAX_SAFE_INTEGER)
+			return { ok: true, eventId: null }
+		} catch (error) {
+			if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) throw error
+		}
 	}
 	return refuse(401, 'no signature matches')
 }
 
 /**
  * The generic scheme (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`
- * with space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, the key being the
- * base64 after `whsec_`), what an offline or custom integration sends. Same 300 s window.
+ * with space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`), what an offline or custom
+ * integration sends, checked by the `standardwebhooks` library. Same 300 s window, both directions.
  */
 export function verifyGeneric(raw: Uint8Array, headers: Headers, secrets: string[], now = Date.now()): Verdict {
 	const id = headers.get('webhook-id')
 	const stamp = headers.get('webhook-timestamp')
-	const header = headers.get('webhook-signature')
-	if (!id || !stamp || !header) return refuse(400, 'missing webhook-id, webhook-timestamp or webhook-signature header')
+	const signature = headers.get('webhook-signature')
+	if (!id || !stamp || !signature) return refuse(400, 'missing webhook-id, webhook-timestamp or webhook-signature header')
 	const timestamp = Number.parseInt(stamp, 10)
 	if (!Number.isSafeInteger(timestamp) || timestamp < 0) return refuse(401, 'no timestamp in webhook-timestamp')
 	if (outsideWindow(timestamp, now)) return refuse(401, 'timestamp outside the 300 s window')
-	const signatures = header.split(' ').flatMap((entry) => {
-		const [version, signature] = entry.split(',')
-		return version === 'v1' && signature ? [signature] : []
-	})
+	if (!isExactText(raw)) return refuse(400, NOT_TEXT, 'INVALID_EVENT')
+	const body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)
+	const wanted = { 'webhook-id': id, 'webhook-timestamp': stamp, 'webhook-signature': signature }
 	for (const secret of secrets) {
-		const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64')
-		if (key.length === 0) continue
-		const expected = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(raw).digest('base64')
-		if (signatures.some((signature) => sameSecret(signature, expected))) return { ok: true, eventId: id }
+		const webhook = webhookFor(secret)
+		if (!webhook) continue
+		try {
+			// The body is parsed later, once, by the receiver: here only the signature is checked.
+			webhook.verify(body, wanted, { jsonParse: false })
+			return { ok: true, eventId: id }
+		} catch (error) {
+			if (!(error instanceof WebhookVerificationError)) throw error
+		}
 	}
 	return refuse(401, 'no signature matches')
 }
 
-/** Constant-time comparison for secrets the store compares itself. */
-export function sameSecret(a: string, b: string) {
-	const left = Buffer.from(a)
-	const right = Buffer.from(b)
-	return left.length === right.length && timingSafeEqual(left, right)
+/** The library's verifier for a stored secret; a malformed one (empty, not base64) matches nothing. */
+function webhookFor(secret: string) {
+	try {
+		return new Webhook(secret)
+	} catch {
+		return null
+	}
 }
