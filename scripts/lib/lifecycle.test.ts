@@ -96,6 +96,18 @@ describe('stopping on a signal', () => {
 		])
 	})
 
+	it('stops at once when nothing is in flight', async () => {
+		const server = createServer()
+		const events: string[] = []
+		let exited: (code: number) => void = () => {}
+		const exitCode = new Promise<number>((resolve) => (exited = resolve))
+		const onSignal = drainOnSignal({ server, drainMs: 30_000, stopped: async () => events.push('stopped'), log: (line) => events.push(line), exit: exited })
+		await listen(server, 0, '127.0.0.1')
+		onSignal('SIGTERM')
+		expect(await exitCode).toBe(0)
+		expect(events).toEqual(['[store] SIGTERM: nothing in flight; stopped', 'stopped'])
+	})
+
 	it('stops waiting at a second signal', async () => {
 		const run = await serverWithSlowUpload(30_000)
 		run.onSignal('SIGINT')

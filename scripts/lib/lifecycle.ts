@@ -67,11 +67,12 @@ export function drainOnSignal({
 		if (draining) closeAfterwards(res)
 		res.once('close', () => {
 			inFlight.delete(res)
-			if (draining && inFlight.size === 0) void finish('')
+			if (draining && inFlight.size === 0) void finish('after the last one finished')
 		})
 	})
 
-	async function finish(when: string) {
+	/** `when` says when the cut happened, for the log; null when there was nothing to wait for. */
+	async function finish(when: string | null) {
 		if (finished) return
 		finished = true
 		clearTimeout(timer)
@@ -79,7 +80,7 @@ export function drainOnSignal({
 		if (cut > 0) {
 			warn(`[store] ${plural(cut, 'request')} cut: still in flight ${when}`)
 			server.closeAllConnections()
-		} else {
+		} else if (when !== null) {
 			log('[store] every request in flight finished; stopped')
 		}
 		// Closing connections to Redis and the database must not keep the process from exiting.
@@ -93,14 +94,15 @@ export function drainOnSignal({
 			return
 		}
 		draining = true
-		log(`[store] ${signal}: no new connections; ${plural(inFlight.size, 'request')} in flight, waiting up to ${drainMs / 1_000} s`)
 		server.close()
 		server.closeIdleConnections()
-		for (const res of inFlight) closeAfterwards(res)
 		if (inFlight.size === 0) {
-			void finish('')
+			log(`[store] ${signal}: nothing in flight; stopped`)
+			void finish(null)
 			return
 		}
+		log(`[store] ${signal}: no new connections; ${plural(inFlight.size, 'request')} in flight, waiting up to ${drainMs / 1_000} s`)
+		for (const res of inFlight) closeAfterwards(res)
 		timer = setTimeout(() => void finish(`when the ${drainMs / 1_000} s drain window ended`), drainMs)
 	}
 }
