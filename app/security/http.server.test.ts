@@ -242,6 +242,8 @@ describe('methods a route does not handle and malformed URLs, refused before Rea
 		const lines = warn.mock.calls.map((call) => call.map(String).join(' '))
 		expect(lines).toHaveLength(6)
 		expect(lines[0]).toBe('[store] 400 GET /products/%E0%A4%A: The address has a malformed percent-escape.')
+		// The query stays out of the log: signed links carry their signature there.
+		expect(lines[1]).toBe('[store] 400 GET /cart: The address has a malformed percent-escape.')
 		for (const line of lines) expect(line).not.toMatch(/\n|\bat /)
 		warn.mockRestore()
 		// Well-formed escapes are not refused.

@@ -206,8 +206,11 @@ export function allowedMethods(routeId: string, module: RouteExports): readonly 
 	return module.action ? [...reads, 'POST'] : reads
 }
 
-/** A request target for the log: bounded, and nothing that could start a new line. */
-const loggable = (url: string) => url.slice(0, 200).replace(/[^\x21-\x7e]/g, (char) => `\\x${char.charCodeAt(0).toString(16)}`)
+/**
+ * A request's path for the log: bounded, nothing that could start a new line, and never the
+ * query (signed links carry their signature there).
+ */
+const loggable = (path: string) => path.slice(0, 200).replace(/[^\x21-\x7e]/g, (char) => `\\x${char.charCodeAt(0).toString(16)}`)
 
 /**
  * A refusal made before any route runs: one log line and no stack (a refused request is the
@@ -215,7 +218,7 @@ const loggable = (url: string) => url.slice(0, 200).replace(/[^\x21-\x7e]/g, (ch
  * short page for a browser.
  */
 async function refuse(req: Request, res: Response, status: number, code: string, message: string, headers: Record<string, string> = {}) {
-	console.warn(`[store] ${status} ${req.method} ${loggable(req.originalUrl)}: ${message}`)
+	console.warn(`[store] ${status} ${req.method} ${loggable(req.path)}: ${message}`)
 	if (!req.path.startsWith('/api/') && req.accepts(['json', 'html']) === 'html') {
 		res.status(status).set({ 'Cache-Control': 'no-store', ...headers }).type('html').send(refusalPage('Request refused', escapeHtml(message)))
 		return

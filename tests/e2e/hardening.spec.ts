@@ -253,6 +253,8 @@ test.describe('methods a route does not handle and malformed requests [R42]', ()
 	let store: StoreProcess
 	let adminCookie: string
 	test.beforeAll(async () => {
+		// A store of its own (init, then the server), so its log can be read.
+		test.setTimeout(120_000)
 		store = await startStoreProcess()
 		const signedIn = await fetch(`${store.origin}/sign-in`, {
 			method: 'POST',

@@ -160,15 +160,22 @@ function collect(child: ChildProcess) {
 	return { output, exited }
 }
 
-test('sign-in works on a port other than 3000 with no AUTH_URL or APP_URL set (issue 5.10)', async ({ page }) => {
-	const cwd = mkdtempSync(path.join(tmpdir(), 'store-port-'))
-	const port = await freePort()
-	const admin = { ADMIN_EMAIL: 'port-admin@e2e.example.com', ADMIN_PASSWORD: `port-admin-${randomBytes(8).toString('hex')}` }
-	const env = freshEnv(cwd, { HOST: '127.0.0.1', PORT: String(port), ...admin })
+/** `npm run init` in `cwd` with `env`: migrations, the Store and its admin. */
+async function runInit(cwd: string, env: Record<string, string>) {
 	const tsx = path.join(root, 'node_modules/tsx/dist/loader.mjs')
 	const init = spawn(process.execPath, ['--import', tsx, path.join(root, 'scripts/init.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
 	const initRun = collect(init)
 	expect(await within(60_000, initRun.exited, init, 'init'), initRun.output.stderr).toBe(0)
+}
+
+test('sign-in works on a port other than 3000 with no AUTH_URL or APP_URL set (issue 5.10)', async ({ page }) => {
+	// init, then a server, then two sign-ins in the browser.
+	test.setTimeout(90_000)
+	const cwd = mkdtempSync(path.join(tmpdir(), 'store-port-'))
+	const port = await freePort()
+	const admin = { ADMIN_EMAIL: 'port-admin@e2e.example.com', ADMIN_PASSWORD: `port-admin-${randomBytes(8).toString('hex')}` }
+	const env = freshEnv(cwd, { HOST: '127.0.0.1', PORT: String(port), ...admin })
+	await runInit(cwd, env)
 
 	const server = spawn(process.execPath, [serverScript], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
 	const { output, exited } = collect(server)
@@ -249,10 +256,7 @@ async function initialisedServer(extra: Record<string, string>) {
 	const port = await freePort()
 	const origin = `http://127.0.0.1:${port}`
 	const env = freshEnv(cwd, { HOST: '127.0.0.1', PORT: String(port), AUTH_URL: origin, RATE_LIMITS: 'off', ...extra })
-	const tsx = path.join(root, 'node_modules/tsx/dist/loader.mjs')
-	const init = spawn(process.execPath, ['--import', tsx, path.join(root, 'scripts/init.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
-	const initRun = collect(init)
-	expect(await within(60_000, initRun.exited, init, 'init'), initRun.output.stderr).toBe(0)
+	await runInit(cwd, env)
 	const server = spawn(process.execPath, [serverScript], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
 	const { output, exited } = collect(server)
 	await expect.poll(() => output.stdout, { timeout: 20_000 }).toContain('listening on')
@@ -286,41 +290,42 @@ async function slowSignIn(port: number) {
 	return { finish: () => socket.write(body.slice(10)), answer: () => answer, closed }
 }
 
-test('SIGTERM lets a request in flight finish inside the drain window, refuses new connections, and exits 0', async () => {
-	// init, then a server, then the drain.
-	test.setTimeout(90_000)
-	const store = await initialisedServer({ SHUTDOWN_DRAIN_SECONDS: '20' })
+/** A store with a sign-in still uploading its body when SIGTERM arrives; `check` sees what follows. */
+async function sigtermDuringUpload(drainSeconds: string, check: (store: Awaited<ReturnType<typeof initialisedServer>>, upload: Awaited<ReturnType<typeof slowSignIn>>) => Promise<void>) {
+	const store = await initialisedServer({ SHUTDOWN_DRAIN_SECONDS: drainSeconds })
 	try {
 		const upload = await slowSignIn(store.port)
 		store.server.kill('SIGTERM')
-		await expect.poll(() => store.output.stdout).toContain('[store] SIGTERM: no new connections; 1 request in flight, waiting up to 20 s')
-		expect(await fetch(`${store.origin}/healthz`).then(() => 'answered', () => 'refused')).toBe('refused')
-		upload.finish()
-		await upload.closed
-		expect(upload.answer()).toMatch(/^HTTP\/1\.1 401 /)
-		expect(await within(15_000, store.exited, store.server, 'the draining server')).toBe(0)
-		expect(store.output.stdout).toContain('[store] every request in flight finished; stopped')
-		expect(store.output.stderr).not.toContain('cut')
+		await check(store, upload)
 	} finally {
 		await store.stop()
 	}
-})
+}
 
-test('SIGTERM cuts a request that cannot finish within the drain window, says so, and exits non-zero', async () => {
+test.describe('SIGTERM with a request in flight', () => {
 	// init, then a server, then the drain.
-	test.setTimeout(90_000)
-	const store = await initialisedServer({ SHUTDOWN_DRAIN_SECONDS: '1' })
-	try {
-		const upload = await slowSignIn(store.port)
-		store.server.kill('SIGTERM')
-		expect(await within(15_000, store.exited, store.server, 'the draining server')).toBe(1)
-		await upload.closed
-		expect(upload.answer()).toBe('')
-		expect(store.output.stderr).toContain('[store] 1 request cut: still in flight when the 1 s drain window ended')
-		expect(store.output.stdout).not.toContain('every request in flight finished')
-	} finally {
-		await store.stop()
-	}
+	test.describe.configure({ timeout: 90_000 })
+
+	test('lets it finish inside the drain window, refuses new connections, and exits 0', () =>
+		sigtermDuringUpload('20', async (store, upload) => {
+			await expect.poll(() => store.output.stdout).toContain('[store] SIGTERM: no new connections; 1 request in flight, waiting up to 20 s')
+			expect(await fetch(`${store.origin}/healthz`).then(() => 'answered', () => 'refused')).toBe('refused')
+			upload.finish()
+			await upload.closed
+			expect(upload.answer()).toMatch(/^HTTP\/1\.1 401 /)
+			expect(await within(15_000, store.exited, store.server, 'the draining server')).toBe(0)
+			expect(store.output.stdout).toContain('[store] every request in flight finished; stopped')
+			expect(store.output.stderr).not.toContain('cut')
+		}))
+
+	test('cuts one that cannot finish within the drain window, says so, and exits non-zero', () =>
+		sigtermDuringUpload('1', async (store, upload) => {
+			expect(await within(15_000, store.exited, store.server, 'the draining server')).toBe(1)
+			await upload.closed
+			expect(upload.answer()).toBe('')
+			expect(store.output.stderr).toContain('[store] 1 request cut: still in flight when the 1 s drain window ended')
+			expect(store.output.stdout).not.toContain('every request in flight finished')
+		}))
 })
 
 /** /readyz and /healthz as a load balancer sees them: status and (for readiness) the checks. */
