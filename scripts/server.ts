@@ -144,6 +144,7 @@ const onSignal = drainOnSignal({
 	drainMs: config.shutdownDrainMs,
 	stopped: () => Promise.all([limiter.close(), closeInvalidationBus()]),
 })
+// `npm start` and the Dockerfile exec this process, so the platform's signal reaches it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => onSignal(signal))
 
 try {
