@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import S3rver from 's3rver'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from '../../tests/helpers/private-services'
+import { startPrivatePostgres, type PrivatePostgres } from '../../tests/helpers/private-postgres'
+import { privateRedis, type PrivateRedis } from '../../tests/helpers/redis'
 import { createDb, type Db } from '../data/db.server'
 import { s3BucketCheck } from '../uploads/storage/s3.server'
 import { boundedCheck, databaseCheck, readinessProbe, redisCheck } from './readiness.server'
@@ -115,12 +116,12 @@ describe('against real dependencies', () => {
 		let redis: PrivateRedis
 		let check: ReturnType<typeof redisCheck>
 		beforeAll(async () => {
-			redis = await startPrivateRedis()
+			redis = await privateRedis()
 			check = redisCheck(redis.url, 500)
 		})
 		afterAll(async () => {
 			check?.close()
-			await redis?.close()
+			await redis?.kill()
 		})
 
 		it('is down while Redis is stopped (SIGSTOP) or killed, and ok again when it answers [R81]', async () => {
@@ -135,7 +136,7 @@ describe('against real dependencies', () => {
 			await vi.waitFor(async () => expect(await run()).toEqual({ result: 'ok' }), { timeout: 5_000, interval: 100 })
 			await redis.kill()
 			expect(await run()).toMatchObject({ result: 'down' })
-			await redis.restart()
+			await redis.start()
 			await vi.waitFor(async () => expect(await run()).toEqual({ result: 'ok' }), { timeout: 10_000, interval: 200 })
 		})
 	})

@@ -16,7 +16,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
 import { freePort } from '../helpers/http.ts'
-import { startPrivatePostgres, startPrivateRedis } from '../helpers/private-services.ts'
+import { startPrivatePostgres } from '../helpers/private-postgres.ts'
+import { privateRedis } from '../helpers/redis.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -373,7 +374,7 @@ test('/readyz names the database while PostgreSQL is stopped or hung and recover
 test('/readyz names Redis while it is stopped (SIGSTOP) or killed, and recovers when it is back [R81]', async () => {
 	// init, then a server, then the dependency's outage and recovery.
 	test.setTimeout(120_000)
-	const redis = await startPrivateRedis()
+	const redis = await privateRedis()
 	let store: Awaited<ReturnType<typeof initialisedServer>> | undefined
 	try {
 		store = await initialisedServer({ REDIS_URL: redis.url, RATE_LIMITS: 'on' })
@@ -390,10 +391,10 @@ test('/readyz names Redis while it is stopped (SIGSTOP) or killed, and recovers 
 		await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(up)
 		await redis.kill()
 		await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(redisDown)
-		await redis.restart()
+		await redis.start()
 		await expect.poll(() => probe(origin), { timeout: 15_000 }).toEqual(up)
 	} finally {
 		await store?.stop()
-		await redis.close()
+		await redis.kill()
 	}
 })

@@ -1,14 +1,13 @@
 /**
- * A PostgreSQL cluster and a Redis of a test's own, on free ports in a temp folder, for tests
- * that stop, pause or kill a dependency. The shared services (5432, 6379) are never touched:
- * every signal here goes to a process this helper started, by its PID.
+ * A PostgreSQL cluster of a test's own, on a free port in a temp folder, for tests that stop or
+ * pause the database. The shared cluster (5432) is never touched: every signal here goes to a
+ * process of this cluster, by its PID. (A private Redis: tests/helpers/redis.ts.)
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
-import { freePort } from './http'
+import { freePort } from './http.ts'
 
 /** Runs a PostgreSQL tool as `postgres` (initdb and pg_ctl refuse to run as root). */
 function asPostgres(command: string, args: string[]) {
@@ -66,54 +65,4 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
 	}
 	cluster.start()
 	return cluster
-}
-
-export type PrivateRedis = {
-	url: string
-	pid(): number
-	pause(): void
-	resume(): void
-	/** SIGKILL: gone at once, as in a crash. */
-	kill(): Promise<void>
-	/** A new redis-server on the same port. */
-	restart(): Promise<void>
-	close(): Promise<void>
-}
-
-export async function startPrivateRedis(): Promise<PrivateRedis> {
-	const port = await freePort()
-	const url = `redis://127.0.0.1:${port}`
-	let child: ReturnType<typeof spawn> | undefined
-	const launch = async () => {
-		const started = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
-		child = started
-		for (let tries = 0; tries < 100; tries++) {
-			if (started.exitCode !== null) throw new Error(`redis-server exited (${started.exitCode}) on port ${port}`)
-			const ping = spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' })
-			if (ping.stdout.trim() === 'PONG') return
-			await sleep(50)
-		}
-		throw new Error(`redis-server did not answer on port ${port}`)
-	}
-	const exited = () => (child && child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child!.once('exit', resolve)) : Promise.resolve())
-	const redis: PrivateRedis = {
-		url,
-		pid: () => child?.pid ?? 0,
-		pause: () => process.kill(redis.pid(), 'SIGSTOP'),
-		resume: () => process.kill(redis.pid(), 'SIGCONT'),
-		kill: async () => {
-			const gone = exited()
-			process.kill(redis.pid(), 'SIGKILL')
-			await gone
-		},
-		restart: launch,
-		close: async () => {
-			if (child && child.exitCode === null && child.signalCode === null) {
-				process.kill(redis.pid(), 'SIGCONT')
-				await redis.kill()
-			}
-		},
-	}
-	await launch()
-	return redis
 }
