@@ -65,10 +65,13 @@ export function drainOnSignal({
 	server.on('request', (_req, res: ServerResponse) => {
 		inFlight.add(res)
 		if (draining) closeAfterwards(res)
-		res.once('close', () => {
-			inFlight.delete(res)
+		// Done when its last byte is handed to the socket, or when the client went away first.
+		const done = () => {
+			if (!inFlight.delete(res)) return
 			if (draining && inFlight.size === 0) void finish('after the last one finished')
-		})
+		}
+		res.once('finish', done)
+		res.once('close', done)
 	})
 
 	/** `when` says when the cut happened, for the log; null when there was nothing to wait for. */
