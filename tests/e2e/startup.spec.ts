@@ -251,28 +251,31 @@ test('a second server on a port in use exits non-zero with one line naming the p
 	}
 })
 
+/**
+ * What the tests below started (servers, a database, a Redis), stopped after each test even
+ * when it timed out: a timed-out test's own `finally` never runs.
+ */
+const cleanups: Array<() => unknown> = []
+test.afterEach(async () => {
+	for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
 /** `npm run init`, then the production server, in a fresh folder: a store with its database ready. */
 async function initialisedServer(extra: Record<string, string>) {
 	const cwd = mkdtempSync(path.join(tmpdir(), 'store-lifecycle-'))
+	cleanups.push(() => rmSync(cwd, { recursive: true, force: true }))
 	const port = await freePort()
 	const origin = `http://127.0.0.1:${port}`
 	const env = freshEnv(cwd, { HOST: '127.0.0.1', PORT: String(port), AUTH_URL: origin, RATE_LIMITS: 'off', ...extra })
 	await runInit(cwd, env)
 	const server = spawn(process.execPath, [serverScript], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
 	const { output, exited } = collect(server)
+	cleanups.push(async () => {
+		if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL')
+		await exited
+	})
 	await expect.poll(() => output.stdout, { timeout: 20_000 }).toContain('listening on')
-	return {
-		server,
-		port,
-		origin,
-		output,
-		exited,
-		async stop() {
-			if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL')
-			await exited
-			rmSync(cwd, { recursive: true, force: true })
-		},
-	}
+	return { server, port, origin, output, exited }
 }
 
 /** A sign-in whose body is still being uploaded: in flight until `finish()` sends the rest. */
@@ -294,13 +297,9 @@ async function slowSignIn(port: number) {
 /** A store with a sign-in still uploading its body when SIGTERM arrives; `check` sees what follows. */
 async function sigtermDuringUpload(drainSeconds: string, check: (store: Awaited<ReturnType<typeof initialisedServer>>, upload: Awaited<ReturnType<typeof slowSignIn>>) => Promise<void>) {
 	const store = await initialisedServer({ SHUTDOWN_DRAIN_SECONDS: drainSeconds })
-	try {
-		const upload = await slowSignIn(store.port)
-		store.server.kill('SIGTERM')
-		await check(store, upload)
-	} finally {
-		await store.stop()
-	}
+	const upload = await slowSignIn(store.port)
+	store.server.kill('SIGTERM')
+	await check(store, upload)
 }
 
 test.describe('SIGTERM with a request in flight', () => {
@@ -341,61 +340,51 @@ test('/readyz names the database while PostgreSQL is stopped or hung and recover
 	// init, then a server, then the dependency's outage and recovery.
 	test.setTimeout(120_000)
 	const postgres = await startPrivatePostgres()
-	let store: Awaited<ReturnType<typeof initialisedServer>> | undefined
+	cleanups.push(() => postgres.close())
+	const store = await initialisedServer({ DATABASE_URL: postgres.url })
+	const origin = store.origin
+	expect(await probe(origin)).toEqual({ readyz: 200, checks: { database: 'ok' }, healthz: 200 })
+	const body = await (await fetch(`${origin}/readyz`)).json()
+	expect(body).toEqual({ status: 'ready', checks: { database: 'ok' } })
+
+	postgres.stop()
+	await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual({ readyz: 503, checks: { database: 'down' }, healthz: 200 })
+	expect(await (await fetch(`${origin}/readyz`)).json()).toEqual({ status: 'unavailable', checks: { database: 'down' } })
+	postgres.start()
+	await expect.poll(() => probe(origin), { timeout: 15_000 }).toEqual({ readyz: 200, checks: { database: 'ok' }, healthz: 200 })
+
+	// A PostgreSQL that accepts connections and never answers: readiness still answers, bounded.
+	postgres.pause()
 	try {
-		store = await initialisedServer({ DATABASE_URL: postgres.url })
-		const origin = store.origin
-		expect(await probe(origin)).toEqual({ readyz: 200, checks: { database: 'ok' }, healthz: 200 })
-		const body = await (await fetch(`${origin}/readyz`)).json()
-		expect(body).toEqual({ status: 'ready', checks: { database: 'ok' } })
-
-		postgres.stop()
 		await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual({ readyz: 503, checks: { database: 'down' }, healthz: 200 })
-		expect(await (await fetch(`${origin}/readyz`)).json()).toEqual({ status: 'unavailable', checks: { database: 'down' } })
-		postgres.start()
-		await expect.poll(() => probe(origin), { timeout: 15_000 }).toEqual({ readyz: 200, checks: { database: 'ok' }, healthz: 200 })
-
-		// A PostgreSQL that accepts connections and never answers: readiness still answers, bounded.
-		postgres.pause()
-		try {
-			await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual({ readyz: 503, checks: { database: 'down' }, healthz: 200 })
-		} finally {
-			postgres.resume()
-		}
-		await expect.poll(() => probe(origin), { timeout: 15_000 }).toEqual({ readyz: 200, checks: { database: 'ok' }, healthz: 200 })
-		expect(store.server.exitCode).toBeNull()
-		expect(store.output.stderr).toContain('[readyz] database is down')
-		expect(store.output.stderr).toContain('[readyz] database answers again')
 	} finally {
-		await store?.stop()
-		postgres.close()
+		postgres.resume()
 	}
+	await expect.poll(() => probe(origin), { timeout: 15_000 }).toEqual({ readyz: 200, checks: { database: 'ok' }, healthz: 200 })
+	expect(store.server.exitCode).toBeNull()
+	expect(store.output.stderr).toContain('[readyz] database is down')
+	expect(store.output.stderr).toContain('[readyz] database answers again')
 })
 
 test('/readyz names Redis while it is stopped (SIGSTOP) or killed, and recovers when it is back [R81]', async () => {
 	// init, then a server, then the dependency's outage and recovery.
 	test.setTimeout(120_000)
 	const redis = await privateRedis()
-	let store: Awaited<ReturnType<typeof initialisedServer>> | undefined
+	cleanups.push(() => redis.kill())
+	const store = await initialisedServer({ REDIS_URL: redis.url, RATE_LIMITS: 'on' })
+	const origin = store.origin
+	const up = { readyz: 200, checks: { database: 'ok', redis: 'ok' }, healthz: 200 }
+	const redisDown = { readyz: 503, checks: { database: 'ok', redis: 'down' }, healthz: 200 }
+	await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(up)
+	redis.pause()
 	try {
-		store = await initialisedServer({ REDIS_URL: redis.url, RATE_LIMITS: 'on' })
-		const origin = store.origin
-		const up = { readyz: 200, checks: { database: 'ok', redis: 'ok' }, healthz: 200 }
-		const redisDown = { readyz: 503, checks: { database: 'ok', redis: 'down' }, healthz: 200 }
-		await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(up)
-		redis.pause()
-		try {
-			await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(redisDown)
-		} finally {
-			redis.resume()
-		}
-		await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(up)
-		await redis.kill()
 		await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(redisDown)
-		await redis.start()
-		await expect.poll(() => probe(origin), { timeout: 15_000 }).toEqual(up)
 	} finally {
-		await store?.stop()
-		await redis.kill()
+		redis.resume()
 	}
+	await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(up)
+	await redis.kill()
+	await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(redisDown)
+	await redis.start()
+	await expect.poll(() => probe(origin), { timeout: 15_000 }).toEqual(up)
 })
