@@ -23,6 +23,14 @@ COPY --from=build /app /app
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
+# Readiness (docs/decisions/034): healthy while the database (and Redis or the bucket, when
+# configured) answer, which is what proxies and `depends_on: service_healthy` route by. The
+# image has no curl; node asks. An orchestrator that restarts unhealthy containers should ask
+# /healthz (liveness) instead: restarting the store does not bring its database back.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
+	CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM drains requests in flight for SHUTDOWN_DRAIN_SECONDS (10): give `docker stop -t 15`
+# (compose: stop_grace_period: 15s) so the drain ends before the SIGKILL does.
 # Migrations, the Store and the Store Admin account are ensured at every start (idempotent);
 # the server refuses to start on a weak AUTH_SECRET.
 # exec: the server (not a shell or npm) receives the platform's SIGTERM.

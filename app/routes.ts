@@ -41,5 +41,6 @@ export default [
 	route('api/events/:connection', 'routes/api/events.ts'),
 	route('media/*', 'routes/store/media.ts'),
 	route('healthz', 'routes/api/healthz.ts'),
+	route('readyz', 'routes/api/readyz.ts'),
 	route('*', 'routes/store/not-found.tsx'),
 ] satisfies RouteConfig

@@ -3,6 +3,7 @@
  * In production it refuses to start on a bad AUTH_SECRET (spec 5.1) and exits non-zero.
  */
 import { existsSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@react-router/express'
@@ -14,6 +15,8 @@ import { RouterContextProvider, type ServerBuild } from 'react-router'
 import {
 	nonceContext,
 	rejectCrossSiteWrites,
+	rejectMalformedUrls,
+	rejectUnhandledMethods,
 	securityHeaders,
 	stampClientIp,
 } from '../app/security/http.server'
@@ -24,6 +27,7 @@ import { workloadCredentialGuard } from '../app/auth/workload-credential.server'
 import { closeInvalidationBus } from '../app/data/invalidation.server'
 import { releaseEstimator } from '../app/security/strength.server'
 import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
+import { drainOnSignal, listen } from './lib/lifecycle'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm start | npm run dev
@@ -31,7 +35,10 @@ if (process.argv.includes('--help')) {
 Serves the store on HOST:PORT (default 0.0.0.0:3000). Reads .env when present.
 \`npm start\` runs build/server.js (this file, compiled by \`npm run build\`) with
 NODE_ENV=production: it serves ./build and refuses to start unless AUTH_SECRET
-passes the secret policy. \`npm run dev\` runs Vite in middleware mode with hot reload.`)
+passes the secret policy. \`npm run dev\` runs Vite in middleware mode with hot reload.
+It exits 1 with one line when it cannot listen (e.g. the port is in use). On SIGTERM,
+SIGINT or SIGHUP it stops accepting connections and gives requests in flight
+SHUTDOWN_DRAIN_SECONDS (default 10) to finish: exit 0 when all did, 1 when some were cut.`)
 	process.exit(0)
 }
 
@@ -68,6 +75,8 @@ app.disable('x-powered-by')
 // Only the configured number of proxies may speak for the client's address.
 app.set('trust proxy', config.trustProxy)
 app.use(...securityHeaders(config))
+// [R42] Before static files and routes try to decode the URL (each logged a stack trace).
+app.use(rejectMalformedUrls)
 app.use(compression())
 // Issue 10: the workload credential never authenticates a request, in any header or the URL.
 app.use(workloadCredentialGuard(config))
@@ -113,6 +122,8 @@ app.use(
 		},
 	}),
 )
+// [R42] Counted by the limits first, then refused before React Router runs an action for it.
+app.use(rejectUnhandledMethods(build))
 app.all(
 	'/{*path}',
 	createRequestHandler({
@@ -127,30 +138,20 @@ app.all(
 	}),
 )
 
-const server = app.listen(config.port, config.host, () => {
-	const address = server.address()
-	const port = typeof address === 'object' && address ? address.port : config.port
-	console.log(`[store] listening on http://localhost:${port} (${config.nodeEnv})`)
+const server = createServer(app)
+// Counted from the first request, so a signal knows what is still in flight.
+const onSignal = drainOnSignal({
+	server,
+	drainMs: config.shutdownDrainMs,
+	stopped: () => Promise.all([limiter.close(), closeInvalidationBus()]),
 })
+// `npm start` and the Dockerfile exec this process, so the platform's signal reaches it.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => onSignal(signal))
 
-/**
- * Stops on SIGINT/SIGTERM whichever process receives them (issue 5.11: `npm start` execs
- * this process, so npm's forwarded signal reaches it). New connections are refused at once,
- * requests in flight get a few seconds, idle keep-alive connections are closed now.
- */
-const SHUTDOWN_GRACE_MS = 5_000
-let stopping = false
-function shutdown(signal: string) {
-	if (stopping) return
-	stopping = true
-	console.log(`[store] ${signal}: shutting down`)
-	void limiter.close()
-	void closeInvalidationBus()
-	server.close(() => process.exit(0))
-	server.closeIdleConnections()
-	setTimeout(() => {
-		server.closeAllConnections()
-		process.exit(0)
-	}, SHUTDOWN_GRACE_MS).unref()
+try {
+	const port = await listen(server, config.port, config.host)
+	console.log(`[store] listening on http://localhost:${port} (${config.nodeEnv})`)
+} catch (error) {
+	console.error(`[store] not started: ${(error as Error).message}`)
+	process.exit(1)
 }
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal))

@@ -53,6 +53,8 @@ const EnvSchema = z.object({
 	PORT: z.coerce.number().int().min(0).max(65535).default(3000),
 	// Proxies in front of the server whose X-Forwarded-For may be believed (Fly: 1).
 	TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+	// On SIGTERM, how long requests in flight may take to finish before they are cut (docs/decisions/034).
+	SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
 	// Uploads (docs/decisions/013-uploads.md): local disk by default, or an S3-compatible bucket.
 	UPLOAD_STORAGE: z.enum(['disk', 's3']).default('disk'),
 	UPLOAD_DIR: z.string().default('./data/uploads'),
@@ -161,6 +163,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		host: vars.HOST,
 		port: vars.PORT,
 		trustProxy: vars.TRUST_PROXY,
+		shutdownDrainMs: vars.SHUTDOWN_DRAIN_SECONDS * 1_000,
 		rateLimits: {
 			enabled: vars.RATE_LIMITS === 'on',
 			rules: {

@@ -1,8 +1,20 @@
+import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ServerBuild } from 'react-router'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import routes from '../routes'
 import { parseConfig } from '../config/env.server'
-import { CLIENT_IP_HEADER, nextNonce, rejectCrossSiteWrites, securityHeaders, stampClientIp } from './http.server'
+import {
+	CLIENT_IP_HEADER,
+	RESOURCE_ROUTE_METHODS,
+	nextNonce,
+	rejectCrossSiteWrites,
+	rejectMalformedUrls,
+	rejectUnhandledMethods,
+	securityHeaders,
+	stampClientIp,
+} from './http.server'
 
 const config = parseConfig({
 	NODE_ENV: 'production',
@@ -128,5 +140,122 @@ describe('client address for rate limiting', () => {
 		const { ip } = (await response.json()) as { ip: string }
 		expect(ip).not.toBe('203.0.113.9')
 		expect(ip).toMatch(/127\.0\.0\.1$/)
+	})
+})
+
+/** A raw request: fetch refuses TRACE and would re-encode a malformed path. */
+function raw(origin: string, method: string, path: string, headers: Record<string, string> = {}) {
+	return new Promise<{ status: number; allow?: string; type?: string; body: string }>((resolve, reject) => {
+		const request = httpRequest(`${origin}${path}`, { method, headers }, (response) => {
+			let body = ''
+			response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+			response.on('end', () =>
+				resolve({ status: response.statusCode ?? 0, allow: response.headers.allow, type: response.headers['content-type'], body }),
+			)
+		})
+		request.on('error', reject)
+		request.end()
+	})
+}
+
+describe('methods a route does not handle and malformed URLs, refused before React Router runs', () => {
+	const page = () => null
+	const loader = () => null
+	const action = () => null
+	// The shape of a server build's route table: a page with an action, one without, a resource route.
+	const build = {
+		routes: {
+			root: { id: 'root', path: '', module: { default: page, loader } },
+			'routes/store/home': { id: 'routes/store/home', parentId: 'root', index: true, module: { default: page, loader } },
+			'routes/store/cart': { id: 'routes/store/cart', parentId: 'root', path: 'cart', module: { default: page, loader, action } },
+			'routes/store/newsletter': { id: 'routes/store/newsletter', parentId: 'root', path: 'newsletter', module: { default: page, action } },
+			'routes/api/upload': { id: 'routes/api/upload', parentId: 'root', path: 'api/upload', module: { loader, action } },
+			'routes/store/media': { id: 'routes/store/media', parentId: 'root', path: 'media/*', module: { loader, action } },
+			'routes/store/not-found': { id: 'routes/store/not-found', parentId: 'root', path: '*', module: { default: page, loader, action } },
+		},
+	} as unknown as ServerBuild
+	let origin: string
+	let stop: () => void
+	const reached: string[] = []
+
+	beforeAll(async () => {
+		const app = express()
+		app.use(rejectMalformedUrls)
+		app.use(rejectUnhandledMethods(build))
+		app.all('/{*path}', (req, res) => {
+			reached.push(`${req.method} ${req.path}`)
+			res.send('route ran')
+		})
+		const server = app.listen(0, '127.0.0.1')
+		await new Promise((resolve) => server.once('listening', resolve))
+		origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+		stop = () => server.close()
+	})
+	afterAll(() => stop())
+
+	it('answers 405 with Allow to PUT, PATCH, DELETE, TRACE and OPTIONS on a page, which never sees them [R42]', async () => {
+		reached.length = 0
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+		for (const method of ['PUT', 'PATCH', 'DELETE', 'TRACE', 'OPTIONS']) {
+			expect(await raw(origin, method, '/cart'), method).toMatchObject({ status: 405, allow: 'GET, HEAD, POST' })
+			expect(await raw(origin, method, '/'), method).toMatchObject({ status: 405, allow: 'GET, HEAD' })
+		}
+		// A page without an action refuses POST too, its single-fetch data URL included.
+		expect(await raw(origin, 'POST', '/')).toMatchObject({ status: 405, allow: 'GET, HEAD' })
+		expect(await raw(origin, 'PUT', '/cart.data')).toMatchObject({ status: 405, allow: 'GET, HEAD, POST' })
+		expect(reached).toEqual([])
+		expect(warn).toHaveBeenCalledTimes(12)
+		warn.mockRestore()
+	})
+
+	it('lets through what a route serves: GET, HEAD and POST to a page with an action, GET to one with only a page [R42]', async () => {
+		reached.length = 0
+		for (const [method, path] of [['GET', '/cart'], ['HEAD', '/cart'], ['POST', '/cart'], ['POST', '/cart.data'], ['GET', '/newsletter'], ['POST', '/newsletter'], ['GET', '/'], ['POST', '/no/such/page']]) {
+			expect((await raw(origin, method!, path!)).status, `${method} ${path}`).toBe(200)
+		}
+		expect(reached).toHaveLength(8)
+	})
+
+	it('answers for a resource route only the methods it serves, in the one JSON error shape [R42]', async () => {
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+		const upload = await raw(origin, 'GET', '/api/upload', { accept: 'text/html' })
+		expect(upload).toMatchObject({ status: 405, allow: 'POST' })
+		expect(upload.type).toMatch(/^application\/json/)
+		expect(JSON.parse(upload.body)).toEqual({ code: 'METHOD_NOT_ALLOWED', message: 'This address answers POST, not GET.' })
+		expect(await raw(origin, 'PUT', '/media/stores/a/uploads/b.png')).toMatchObject({ status: 405, allow: 'GET, HEAD, DELETE' })
+		expect((await raw(origin, 'DELETE', '/media/stores/a/uploads/b.png')).status).toBe(200)
+		warn.mockRestore()
+	})
+
+	it('answers 400 to a malformed percent-escape in the path or the query, with one log line and no stack [R42]', async () => {
+		reached.length = 0
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+		for (const path of ['/products/%E0%A4%A', '/cart?q=%E0%A4%A', '/cart?q=%', '/%FF', '/api/upload?x=%zz']) {
+			const answer = await raw(origin, 'GET', path)
+			expect(answer.status, path).toBe(400)
+			expect(JSON.parse(answer.body), path).toEqual({ code: 'MALFORMED_URL', message: 'The address has a malformed percent-escape.' })
+		}
+		const page = await raw(origin, 'GET', '/products/%E0%A4%A', { accept: 'text/html' })
+		expect(page.status).toBe(400)
+		expect(page.body).toContain('<h1>Request refused</h1>')
+		expect(reached).toEqual([])
+		const lines = warn.mock.calls.map((call) => call.map(String).join(' '))
+		expect(lines).toHaveLength(6)
+		expect(lines[0]).toBe('[store] 400 GET /products/%E0%A4%A: The address has a malformed percent-escape.')
+		// The query stays out of the log: signed links carry their signature there.
+		expect(lines[1]).toBe('[store] 400 GET /cart: The address has a malformed percent-escape.')
+		for (const line of lines) expect(line).not.toMatch(/\n|\bat /)
+		warn.mockRestore()
+		// Well-formed escapes are not refused.
+		expect((await raw(origin, 'GET', '/cart?q=caf%C3%A9%20au%2Blait')).status).toBe(200)
+	})
+
+	it('lists every resource route of the route table, and no page [R42]', () => {
+		const files = (entries: ReadonlyArray<{ file: string; children?: unknown }>): string[] =>
+			entries.flatMap((entry) => [entry.file, ...files((entry.children as typeof entries | undefined) ?? [])])
+		const all = files(routes as never)
+		const resources = all.filter((file) => file.endsWith('.ts')).map((file) => file.replace(/\.ts$/, ''))
+		expect(resources.length).toBeGreaterThan(4)
+		expect(Object.keys(RESOURCE_ROUTE_METHODS).sort()).toEqual(resources.sort())
 	})
 })

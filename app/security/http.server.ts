@@ -2,9 +2,11 @@ import { randomFillSync } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
 import helmet from 'helmet'
-import { createContext, type RouterContext } from 'react-router'
+import { createContext, type RouterContext, type ServerBuild } from 'react-router'
 import type { Config } from '../config/env.server'
 import { managedSignInOrigins } from '../auth/operator-config'
+import { jsonError } from '../errors.server'
+import { routeMatcher } from './rate-limit/route-match'
 
 /**
  * The per-request CSP nonce, handed to entry.server.tsx through the router context.
@@ -122,6 +124,11 @@ function originOf(url: string | undefined) {
 const escapeHtml = (text: string) =>
 	text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
+/** A short page for a browser whose request was refused before any route ran; `html` is already escaped. */
+const refusalPage = (heading: string, html: string) =>
+	'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Request refused</title></head>' +
+	`<body><h1>${heading}</h1><p>${html}</p></body></html>`
+
 /**
  * Cross-site writes are refused before any route runs. Pages call better-auth
  * through `auth.api`, which skips its own origin check, so without this a
@@ -147,11 +154,11 @@ export function rejectCrossSiteWrites(config: Config) {
 		res.status(403)
 		if (req.accepts(['html', 'json']) === 'html') {
 			res.type('html').send(
-				'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Request refused</title></head>' +
-					'<body><h1>Cross-site request refused</h1>' +
-					`<p>This form was sent from ${escapeHtml(verdict.from.slice(0, 200))}, but this store only accepts forms ` +
-					`from <a href="${escapeHtml(expected)}">${escapeHtml(expected)}</a>. Open the store at that address and try again.</p>` +
-					'</body></html>',
+				refusalPage(
+					'Cross-site request refused',
+					`This form was sent from ${escapeHtml(verdict.from.slice(0, 200))}, but this store only accepts forms ` +
+						`from <a href="${escapeHtml(expected)}">${escapeHtml(expected)}</a>. Open the store at that address and try again.`,
+				),
 			)
 			return
 		}
@@ -169,4 +176,94 @@ export const CLIENT_IP_HEADER = 'x-store-client-ip'
 export function stampClientIp(req: Request, _res: Response, next: NextFunction) {
 	req.headers[CLIENT_IP_HEADER] = req.ip ?? 'unknown'
 	next()
+}
+
+/**
+ * The methods each resource route (a module without a page) serves, read from its module:
+ * better-auth answers GET and POST only (its HEAD is a 404), uploads and provider events are
+ * POSTs, media objects are read and deleted. Every other route is a page: see allowedMethods.
+ */
+export const RESOURCE_ROUTE_METHODS: Readonly<Record<string, readonly string[]>> = {
+	'routes/api/auth': ['GET', 'POST'],
+	'routes/api/upload': ['POST'],
+	'routes/api/events': ['POST'],
+	'routes/api/healthz': ['GET', 'HEAD'],
+	'routes/api/readyz': ['GET', 'HEAD'],
+	'routes/store/media': ['GET', 'HEAD', 'DELETE'],
+}
+
+type RouteExports = { default?: unknown; loader?: unknown; action?: unknown }
+
+/**
+ * [R42] What a route answers: a page is read with GET and HEAD, and takes POST only when it has
+ * an action. React Router would otherwise hand PUT, PATCH and DELETE to that action as if they
+ * were POSTs, and a page's action never looks at the method.
+ */
+export function allowedMethods(routeId: string, module: RouteExports): readonly string[] {
+	const listed = RESOURCE_ROUTE_METHODS[routeId]
+	if (listed) return listed
+	const reads = module.default || module.loader ? ['GET', 'HEAD'] : []
+	return module.action ? [...reads, 'POST'] : reads
+}
+
+/**
+ * A request's path for the log: bounded, nothing that could start a new line, and never the
+ * query (signed links carry their signature there).
+ */
+const loggable = (path: string) => path.slice(0, 200).replace(/[^\x21-\x7e]/g, (char) => `\\x${char.charCodeAt(0).toString(16)}`)
+
+/**
+ * A refusal made before any route runs: one log line and no stack (a refused request is the
+ * client's mistake, not the store's), the one JSON error shape for APIs and non-browsers, a
+ * short page for a browser.
+ */
+async function refuse(req: Request, res: Response, status: number, code: string, message: string, headers: Record<string, string> = {}) {
+	console.warn(`[store] ${status} ${req.method} ${loggable(req.path)}: ${message}`)
+	if (!req.path.startsWith('/api/') && req.accepts(['json', 'html']) === 'html') {
+		res.status(status).set({ 'Cache-Control': 'no-store', ...headers }).type('html').send(refusalPage('Request refused', escapeHtml(message)))
+		return
+	}
+	const answer = jsonError(status, code, message, headers)
+	res.status(answer.status)
+	answer.headers.forEach((value, name) => res.setHeader(name, value))
+	res.end(Buffer.from(await answer.arrayBuffer()))
+}
+
+function decodes(url: string) {
+	try {
+		decodeURIComponent(url)
+		return true
+	} catch {
+		return false
+	}
+}
+
+/**
+ * [R42] 400 for a URL whose percent-escapes do not decode (`/products/%E0%A4%A`, `?q=%FF`),
+ * path or query, before static files, Express's router or React Router try to decode it and
+ * log their stack traces.
+ */
+export function rejectMalformedUrls(req: Request, res: Response, next: NextFunction) {
+	if (!req.url.includes('%') || decodes(req.url)) return next()
+	return refuse(req, res, 400, 'MALFORMED_URL', 'The address has a malformed percent-escape.')
+}
+
+/**
+ * [R42] 405 with `Allow` for a method the route does not handle (allowedMethods), decided from
+ * the route table before React Router runs, with the same matcher the rate limits use.
+ */
+export function rejectUnhandledMethods(build: ServerBuild | (() => Promise<ServerBuild>)) {
+	const matchers = new WeakMap<ServerBuild, (pathname: string) => string | undefined>()
+	return async (req: Request, res: Response, next: NextFunction) => {
+		const current = typeof build === 'function' ? await build() : build
+		let match = matchers.get(current)
+		if (!match) matchers.set(current, (match = routeMatcher(current.routes)))
+		const routeId = match(req.path)
+		const route = routeId === undefined ? undefined : current.routes[routeId]
+		if (!route) return next()
+		const allowed = allowedMethods(route.id, route.module)
+		if (allowed.includes(req.method)) return next()
+		const allow = allowed.join(', ')
+		return refuse(req, res, 405, 'METHOD_NOT_ALLOWED', `This address answers ${allow}, not ${req.method}.`, { Allow: allow })
+	}
 }

@@ -5,7 +5,10 @@
  * and /api/auth/* bodies are bounded.
  */
 import { randomUUID } from 'node:crypto'
+import { request as httpRequest } from 'node:http'
 import { request as apiRequest } from '@playwright/test'
+import { cookieHeader } from '../helpers/http.ts'
+import { startStoreProcess, type StoreProcess } from './support/store-process.ts'
 import {
 	ADMIN_EMAIL,
 	ADMIN_PASSWORD,
@@ -182,5 +185,141 @@ test.describe('what a new user notices (issue 5.11)', () => {
 		await expect(page.getByTestId('flash')).toHaveText('Store profile saved.')
 		await expect(page.getByLabel('Store name')).toHaveValue(current)
 		await context.close()
+	})
+})
+
+/** A request as sent on the wire: fetch refuses TRACE and would re-encode a malformed path. */
+function raw(origin: string, method: string, path: string, { headers = {}, body }: { headers?: Record<string, string>; body?: string } = {}) {
+	return new Promise<{ status: number; allow?: string; body: string }>((resolve, reject) => {
+		// Content-Length always: Node sends a DELETE's body unframed otherwise.
+		const length = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }
+		const request = httpRequest(`${origin}${path}`, { method, headers: { ...headers, ...length } }, (response) => {
+			let text = ''
+			response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+			response.on('end', () => resolve({ status: response.statusCode ?? 0, allow: response.headers.allow, body: text }))
+		})
+		request.on('error', reject)
+		request.end(body)
+	})
+}
+
+const PAGE = 'GET, HEAD'
+const FORM = 'GET, HEAD, POST'
+/** Every page of app/routes.ts at an address it answers, and the methods it serves (read from its module). */
+const PAGES: ReadonlyArray<[string, string]> = [
+	['/', PAGE],
+	['/products/any-product', PAGE],
+	['/cart', FORM],
+	['/checkout', FORM],
+	['/orders/any-token', FORM],
+	['/newsletter', FORM],
+	['/newsletter/unsubscribe', FORM],
+	['/sign-up', FORM],
+	['/sign-in', FORM],
+	['/sign-in/sso', FORM],
+	['/sign-in/two-factor', FORM],
+	['/sign-out', FORM],
+	['/account', FORM],
+	['/account/password', FORM],
+	['/account/security', FORM],
+	['/account/orders', PAGE],
+	['/account/orders/1001', PAGE],
+	['/admin', PAGE],
+	['/admin/store', FORM],
+	['/admin/activity', PAGE],
+	['/admin/products', PAGE],
+	['/admin/products/new', FORM],
+	['/admin/products/any-id', FORM],
+	['/admin/orders', PAGE],
+	['/admin/orders/1001', FORM],
+	['/admin/uploads', FORM],
+	['/admin/events', FORM],
+	['/admin/connections', FORM],
+	['/no-such-page', FORM],
+]
+/** The APIs, each with a method it does not serve. */
+const APIS: ReadonlyArray<[string, string, string]> = [
+	['/api/auth/get-session', 'HEAD', 'GET, POST'],
+	['/api/auth/sign-in/email', 'PUT', 'GET, POST'],
+	['/api/upload', 'GET', 'POST'],
+	['/api/events/stripe', 'GET', 'POST'],
+	['/media/stores/s/uploads/0123456789abcdef0123456789abcdef.png', 'PUT', 'GET, HEAD, DELETE'],
+	['/healthz', 'POST', 'GET, HEAD'],
+	['/readyz', 'DELETE', 'GET, HEAD'],
+]
+
+test.describe('methods a route does not handle and malformed requests [R42]', () => {
+	test.describe.configure({ mode: 'serial' })
+	let store: StoreProcess
+	let adminCookie: string
+	test.beforeAll(async () => {
+		// A store of its own (init, then the server), so its log can be read.
+		test.setTimeout(120_000)
+		store = await startStoreProcess()
+		const signedIn = await fetch(`${store.origin}/sign-in`, {
+			method: 'POST',
+			headers: { Origin: store.origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ email: store.admin.email, password: store.admin.password, redirectTo: '' }),
+			redirect: 'manual',
+		})
+		expect(signedIn.status).toBe(302)
+		adminCookie = cookieHeader(signedIn.headers)
+	})
+	test.afterAll(async () => {
+		await store?.stop()
+	})
+
+	const storeName = async () => /<a class="brand" href="\/"[^>]*>([^<]*)<\/a>/.exec(await (await fetch(`${store.origin}/`)).text())?.[1]
+
+	test('every page answers PUT, PATCH, DELETE and TRACE with 405 and its Allow, as the Store Admin too, and nothing changes [R42]', async () => {
+		const before = await storeName()
+		expect(before).toBeTruthy()
+		const admin = { Cookie: adminCookie, Origin: store.origin, 'Content-Type': 'application/x-www-form-urlencoded' }
+		const renamed = `Renamed ${randomUUID().slice(0, 8)}`
+		let refused = 0
+		for (const [path, allow] of PAGES) {
+			for (const method of ['PUT', 'PATCH', 'DELETE', 'TRACE']) {
+				const answer = await raw(store.origin, method, path, { headers: admin, body: method === 'TRACE' ? undefined : new URLSearchParams({ name: renamed }).toString() })
+				expect({ status: answer.status, allow: answer.allow }, `${method} ${path}`).toEqual({ status: 405, allow })
+				refused += 1
+			}
+		}
+		// A page without an action refuses POST as well.
+		expect(await raw(store.origin, 'POST', '/admin', { headers: admin, body: 'name=x' })).toMatchObject({ status: 405, allow: PAGE })
+		refused += 1
+		for (const [path, method, allow] of APIS) {
+			const answer = await raw(store.origin, method, path, { headers: admin })
+			expect({ status: answer.status, allow: answer.allow }, `${method} ${path}`).toEqual({ status: 405, allow })
+			if (method !== 'HEAD') expect(JSON.parse(answer.body), `${method} ${path}`).toEqual({ code: 'METHOD_NOT_ALLOWED', message: `This address answers ${allow}, not ${method}.` })
+			refused += 1
+		}
+		// DELETE /admin/store with a new name used to run the save action: the name stays.
+		expect(await storeName()).toBe(before)
+		const settings = await (await fetch(`${store.origin}/admin/store`, { headers: { Cookie: adminCookie } })).text()
+		expect(settings).not.toContain(renamed)
+		// Control: the same session may still save with POST.
+		const saved = await raw(store.origin, 'POST', '/admin/store', { headers: admin, body: new URLSearchParams({ name: before! }).toString() })
+		expect(saved.status).toBe(302)
+		// One line for each refusal, and no stack trace anywhere.
+		// (The log arrives over a pipe, possibly after the answer.)
+		await expect.poll(() => store.stderr().match(/^\[store\] 405 /gm)?.length).toBe(refused)
+		expect(store.stderr()).toContain('[store] 405 TRACE /sign-in: This address answers GET, HEAD, POST, not TRACE.')
+		expect(store.stderr()).not.toMatch(/^\s+at /m)
+	})
+
+	test('a malformed percent-escape in the path or the query answers 400, with one log line and no stack [R42]', async () => {
+		const paths = ['/products/%E0%A4%A', '/products/any-product?q=%E0%A4%A', '/assets/%E0%A4%A', '/api/auth/get-session?x=%zz', '/%FF']
+		for (const path of paths) {
+			const answer = await raw(store.origin, 'GET', path, { headers: { Accept: 'application/json' } })
+			expect(answer.status, path).toBe(400)
+			expect(JSON.parse(answer.body), path).toEqual({ code: 'MALFORMED_URL', message: 'The address has a malformed percent-escape.' })
+		}
+		const page = await raw(store.origin, 'GET', '/products/%E0%A4%A', { headers: { Accept: 'text/html' } })
+		expect(page.status).toBe(400)
+		expect(page.body).toContain('malformed percent-escape')
+		await expect.poll(() => store.stderr().match(/^\[store\] 400 /gm)?.length).toBe(paths.length + 1)
+		expect(store.stderr()).toContain('[store] 400 GET /products/%E0%A4%A: The address has a malformed percent-escape.')
+		expect(store.stderr()).not.toMatch(/^\s+at /m)
+		expect(store.stderr()).not.toContain('could not be decoded')
 	})
 })

@@ -10,6 +10,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,6 +18,8 @@ import { type Cookie, type Page, expect, test } from '@playwright/test'
 import { stripeEvent, stripeSignature } from '../helpers/events.ts'
 import { freePort } from '../helpers/http.ts'
 import { secretOf, unusedTotp } from '../helpers/totp.ts'
+import { startPrivatePostgres } from '../helpers/private-postgres.ts'
+import { privateRedis } from '../helpers/redis.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -36,7 +39,7 @@ function envExampleSecret(): string {
 
 type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
-function startServer(secret: string | undefined) {
+function startServer(secret: string | undefined, extra: Record<string, string> = {}) {
 	const cwd = mkdtempSync(path.join(tmpdir(), 'store-startup-'))
 	const env: Record<string, string> = {
 		PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -52,6 +55,7 @@ function startServer(secret: string | undefined) {
 		ADMIN_PASSWORD: 'startup-admin-password',
 	}
 	if (secret !== undefined) env.AUTH_SECRET = secret
+	Object.assign(env, extra)
 	const child = spawn(process.execPath, [serverScript], {
 		cwd,
 		env,
@@ -159,15 +163,22 @@ function collect(child: ChildProcess) {
 	return { output, exited }
 }
 
-test('sign-in works on a port other than 3000 with no AUTH_URL or APP_URL set (issue 5.10)', async ({ page }) => {
-	const cwd = mkdtempSync(path.join(tmpdir(), 'store-port-'))
-	const port = await freePort()
-	const admin = { ADMIN_EMAIL: 'port-admin@e2e.example.com', ADMIN_PASSWORD: `port-admin-${randomBytes(8).toString('hex')}` }
-	const env = freshEnv(cwd, { HOST: '127.0.0.1', PORT: String(port), ...admin })
+/** `npm run init` in `cwd` with `env`: migrations, the Store and its admin. */
+async function runInit(cwd: string, env: Record<string, string>) {
 	const tsx = path.join(root, 'node_modules/tsx/dist/loader.mjs')
 	const init = spawn(process.execPath, ['--import', tsx, path.join(root, 'scripts/init.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
 	const initRun = collect(init)
 	expect(await within(60_000, initRun.exited, init, 'init'), initRun.output.stderr).toBe(0)
+}
+
+test('sign-in works on a port other than 3000 with no AUTH_URL or APP_URL set (issue 5.10)', async ({ page }) => {
+	// init, then a server, then two sign-ins in the browser.
+	test.setTimeout(90_000)
+	const cwd = mkdtempSync(path.join(tmpdir(), 'store-port-'))
+	const port = await freePort()
+	const admin = { ADMIN_EMAIL: 'port-admin@e2e.example.com', ADMIN_PASSWORD: `port-admin-${randomBytes(8).toString('hex')}` }
+	const env = freshEnv(cwd, { HOST: '127.0.0.1', PORT: String(port), ...admin })
+	await runInit(cwd, env)
 
 	const server = spawn(process.execPath, [serverScript], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
 	const { output, exited } = collect(server)
@@ -378,4 +389,160 @@ test('rotating AUTH_SECRET keeps the Stripe keys and an enrolled admin’s two-f
 	} finally {
 		rmSync(cwd, { recursive: true, force: true })
 	}
+})
+
+test('a second server on a port in use exits non-zero with one line naming the port', async () => {
+	const holder = createServer()
+	await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+	const port = (holder.address() as { port: number }).port
+	try {
+		const { child, exited } = startServer(randomBytes(32).toString('base64'), { PORT: String(port) })
+		const run = await within(20_000, exited, child, 'a server on a port in use')
+		expect(run.signal, run.stderr).toBeNull()
+		expect(run.code, run.stderr).toBe(1)
+		expect(run.stdout).not.toContain('listening')
+		const lines = run.stderr.split('\n').filter((line) => line.includes('[store]'))
+		expect(lines).toEqual([`[store] not started: port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop the other process or set PORT`])
+		expect(run.stderr).not.toMatch(/^\s+at /m)
+	} finally {
+		holder.close()
+	}
+})
+
+/**
+ * What the tests below started (servers, a database, a Redis), stopped after each test even
+ * when it timed out: a timed-out test's own `finally` never runs.
+ */
+const cleanups: Array<() => unknown> = []
+test.afterEach(async () => {
+	for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+/** `npm run init`, then the production server, in a fresh folder: a store with its database ready. */
+async function initialisedServer(extra: Record<string, string>) {
+	const cwd = mkdtempSync(path.join(tmpdir(), 'store-lifecycle-'))
+	cleanups.push(() => rmSync(cwd, { recursive: true, force: true }))
+	const port = await freePort()
+	const origin = `http://127.0.0.1:${port}`
+	const env = freshEnv(cwd, { HOST: '127.0.0.1', PORT: String(port), AUTH_URL: origin, RATE_LIMITS: 'off', ...extra })
+	await runInit(cwd, env)
+	const server = spawn(process.execPath, [serverScript], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+	const { output, exited } = collect(server)
+	cleanups.push(async () => {
+		if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL')
+		await exited
+	})
+	await expect.poll(() => output.stdout, { timeout: 20_000 }).toContain('listening on')
+	return { server, port, origin, output, exited }
+}
+
+/** A sign-in whose body is still being uploaded: in flight until `finish()` sends the rest. */
+async function slowSignIn(port: number) {
+	const body = new URLSearchParams({ email: 'nobody@example.com', password: 'not-the-password', redirectTo: '' }).toString()
+	const socket = connect(port, '127.0.0.1')
+	await new Promise((resolve) => socket.once('connect', resolve))
+	let answer = ''
+	socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk))
+	socket.on('error', () => {})
+	const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+	socket.write(`POST /sign-in HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`)
+	socket.write(body.slice(0, 10))
+	// The server has the request once it answers another one after it.
+	await expect.poll(() => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0)).toBe(200)
+	return { finish: () => socket.write(body.slice(10)), answer: () => answer, closed }
+}
+
+/** A store with a sign-in still uploading its body when SIGTERM arrives; `check` sees what follows. */
+async function sigtermDuringUpload(drainSeconds: string, check: (store: Awaited<ReturnType<typeof initialisedServer>>, upload: Awaited<ReturnType<typeof slowSignIn>>) => Promise<void>) {
+	const store = await initialisedServer({ SHUTDOWN_DRAIN_SECONDS: drainSeconds })
+	const upload = await slowSignIn(store.port)
+	store.server.kill('SIGTERM')
+	await check(store, upload)
+}
+
+test.describe('SIGTERM with a request in flight', () => {
+	// init, then a server, then the drain.
+	test.describe.configure({ timeout: 90_000 })
+
+	test('lets it finish inside the drain window, refuses new connections, and exits 0', () =>
+		sigtermDuringUpload('20', async (store, upload) => {
+			// The probe slowSignIn waited on may still count for a moment: at least the upload is in flight.
+			await expect.poll(() => store.output.stdout).toMatch(/\[store\] SIGTERM: no new connections; [1-9]\d* requests? in flight, waiting up to 20 s/)
+			expect(await fetch(`${store.origin}/healthz`).then(() => 'answered', () => 'refused')).toBe('refused')
+			upload.finish()
+			await upload.closed
+			expect(upload.answer()).toMatch(/^HTTP\/1\.1 401 /)
+			expect(await within(15_000, store.exited, store.server, 'the draining server')).toBe(0)
+			expect(store.output.stdout).toContain('[store] every request in flight finished; stopped')
+			expect(store.output.stderr).not.toContain('cut')
+		}))
+
+	test('cuts one that cannot finish within the drain window, says so, and exits non-zero', () =>
+		sigtermDuringUpload('1', async (store, upload) => {
+			expect(await within(15_000, store.exited, store.server, 'the draining server')).toBe(1)
+			await upload.closed
+			expect(upload.answer()).toBe('')
+			expect(store.output.stderr).toContain('[store] 1 request cut: still in flight when the 1 s drain window ended')
+			expect(store.output.stdout).not.toContain('every request in flight finished')
+		}))
+})
+
+/** /readyz and /healthz as a load balancer sees them: status and (for readiness) the checks. */
+async function probe(origin: string) {
+	const ready = await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(5_000) })
+	const live = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(5_000) })
+	return { readyz: ready.status, checks: ((await ready.json()) as { checks: Record<string, string> }).checks, healthz: live.status }
+}
+
+test('/readyz names the database while PostgreSQL is stopped or hung and recovers without a restart; /healthz answers throughout [R81]', async () => {
+	// init, then a server, then the dependency's outage and recovery.
+	test.setTimeout(120_000)
+	const postgres = await startPrivatePostgres()
+	cleanups.push(() => postgres.close())
+	const store = await initialisedServer({ DATABASE_URL: postgres.url })
+	const origin = store.origin
+	expect(await probe(origin)).toEqual({ readyz: 200, checks: { database: 'ok' }, healthz: 200 })
+	const body = await (await fetch(`${origin}/readyz`)).json()
+	expect(body).toEqual({ status: 'ready', checks: { database: 'ok' } })
+
+	postgres.stop()
+	await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual({ readyz: 503, checks: { database: 'down' }, healthz: 200 })
+	expect(await (await fetch(`${origin}/readyz`)).json()).toEqual({ status: 'unavailable', checks: { database: 'down' } })
+	postgres.start()
+	await expect.poll(() => probe(origin), { timeout: 15_000 }).toEqual({ readyz: 200, checks: { database: 'ok' }, healthz: 200 })
+
+	// A PostgreSQL that accepts connections and never answers: readiness still answers, bounded.
+	postgres.pause()
+	try {
+		await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual({ readyz: 503, checks: { database: 'down' }, healthz: 200 })
+	} finally {
+		postgres.resume()
+	}
+	await expect.poll(() => probe(origin), { timeout: 15_000 }).toEqual({ readyz: 200, checks: { database: 'ok' }, healthz: 200 })
+	expect(store.server.exitCode).toBeNull()
+	expect(store.output.stderr).toContain('[readyz] database is down')
+	expect(store.output.stderr).toContain('[readyz] database answers again')
+})
+
+test('/readyz names Redis while it is stopped (SIGSTOP) or killed, and recovers when it is back [R81]', async () => {
+	// init, then a server, then the dependency's outage and recovery.
+	test.setTimeout(120_000)
+	const redis = await privateRedis()
+	cleanups.push(() => redis.kill())
+	const store = await initialisedServer({ REDIS_URL: redis.url, RATE_LIMITS: 'on' })
+	const origin = store.origin
+	const up = { readyz: 200, checks: { database: 'ok', redis: 'ok' }, healthz: 200 }
+	const redisDown = { readyz: 503, checks: { database: 'ok', redis: 'down' }, healthz: 200 }
+	await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(up)
+	redis.pause()
+	try {
+		await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(redisDown)
+	} finally {
+		redis.resume()
+	}
+	await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(up)
+	await redis.kill()
+	await expect.poll(() => probe(origin), { timeout: 10_000 }).toEqual(redisDown)
+	await redis.start()
+	await expect.poll(() => probe(origin), { timeout: 15_000 }).toEqual(up)
 })

@@ -52,6 +52,7 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	// Providers retry failed deliveries for days; their events are not throttled harder than pages.
 	'routes/api/events': page,
 	'routes/api/healthz': page,
+	'routes/api/readyz': page,
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -24,21 +24,8 @@ const DEFAULT_TIMEOUTS = { connectMs: 5_000, requestMs: 30_000 }
  * on the database record before this is called.
  */
 export function s3Storage(options: S3Options): ObjectStorage {
-	const { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } = awsS3()
-	const client = new S3Client({
-		region: options.region,
-		endpoint: options.endpoint,
-		forcePathStyle: options.forcePathStyle,
-		requestHandler: {
-			connectionTimeout: (options.timeouts ?? DEFAULT_TIMEOUTS).connectMs,
-			requestTimeout: (options.timeouts ?? DEFAULT_TIMEOUTS).requestMs,
-			throwOnRequestTimeout: true,
-		},
-		credentials:
-			options.accessKeyId && options.secretAccessKey
-				? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-				: undefined,
-	})
+	const { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } = awsS3()
+	const client = s3Client(options)
 	const Bucket = options.bucket
 	return {
 		kind: 's3',
@@ -61,5 +48,35 @@ export function s3Storage(options: S3Options): ObjectStorage {
 			assertObjectKey(key)
 			await client.send(new DeleteObjectCommand({ Bucket, Key: key }))
 		},
+	}
+}
+
+function s3Client(options: S3Options, maxAttempts?: number) {
+	return new (awsS3().S3Client)({
+		...(maxAttempts === undefined ? {} : { maxAttempts }),
+		region: options.region,
+		endpoint: options.endpoint,
+		forcePathStyle: options.forcePathStyle,
+		requestHandler: {
+			connectionTimeout: (options.timeouts ?? DEFAULT_TIMEOUTS).connectMs,
+			requestTimeout: (options.timeouts ?? DEFAULT_TIMEOUTS).requestMs,
+			throwOnRequestTimeout: true,
+		},
+		credentials:
+			options.accessKeyId && options.secretAccessKey
+				? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+				: undefined,
+	})
+}
+
+/**
+ * Readiness (app/health/readiness.server.ts): the bucket exists and these credentials may
+ * reach it (HeadBucket), on a client of its own with no retries, cancelled by `signal`.
+ */
+export function s3BucketCheck(options: S3Options) {
+	let client: ReturnType<typeof s3Client> | undefined
+	return async (signal: AbortSignal) => {
+		client ??= s3Client(options, 1)
+		await client.send(new (awsS3().HeadBucketCommand)({ Bucket: options.bucket }), { abortSignal: signal })
 	}
 }

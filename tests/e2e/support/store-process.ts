@@ -19,7 +19,7 @@ export type StoreProcess = {
 	databaseUrl: string
 	secret: string
 	admin: { email: string; password: string }
-	/** The last few thousand characters the server wrote to stderr (its warnings). */
+	/** Everything the server wrote to stderr so far (its warnings). */
 	stderr(): string
 	stop(): Promise<void>
 }
@@ -36,6 +36,7 @@ export async function startStoreProcess({
 	const secret = share?.secret ?? randomBytes(32).toString('base64')
 	const admin = share?.admin ?? { email: `process-admin-${randomBytes(3).toString('hex')}@e2e.example.com`, password: `pw-${randomBytes(16).toString('hex')}` }
 	let stderr = ''
+	let log = ''
 	const child: ChildProcess = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
 		cwd: root,
 		stdio: ['ignore', 'ignore', 'pipe'],
@@ -58,6 +59,7 @@ export async function startStoreProcess({
 	})
 	child.stderr?.on('data', (chunk: Buffer) => {
 		stderr = (stderr + chunk.toString()).slice(-4000)
+		log += chunk.toString()
 	})
 	const stop = async () => {
 		if (child.exitCode === null) {
@@ -78,5 +80,5 @@ export async function startStoreProcess({
 		}
 		await new Promise((resolve) => setTimeout(resolve, 250))
 	}
-	return { origin, databaseUrl, secret, admin, stderr: () => stderr, stop }
+	return { origin, databaseUrl, secret, admin, stderr: () => log, stop }
 }
