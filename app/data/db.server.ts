@@ -1,5 +1,5 @@
 import { getConfig } from '../config/env.server'
-import { databaseProvider } from './database-url'
+import { type DatabaseProvider, databaseProvider } from './database-url'
 import { createDriverAdapter } from './driver-adapter.server'
 import { PrismaClient as PostgresClient } from './generated/postgresql/client'
 import { PrismaClient as SqliteClient } from './generated/sqlite/client'
@@ -12,10 +12,19 @@ export type Db = SqliteClient
 
 export function createDb(url: string): Db {
 	const adapter = createDriverAdapter(url)
-	if (databaseProvider(url) === 'postgresql') {
-		return new PostgresClient({ adapter }) as unknown as Db
-	}
-	return new SqliteClient({ adapter })
+	const engine = databaseProvider(url)
+	const db = engine === 'postgresql' ? (new PostgresClient({ adapter }) as unknown as Db) : new SqliteClient({ adapter })
+	engines.set(db, engine)
+	return db
+}
+
+const engines = new WeakMap<Db, DatabaseProvider>()
+
+/** The engine behind a client, for the rare statement one engine has and the other lacks. */
+export function engineOf(db: Db): DatabaseProvider {
+	const engine = engines.get(db)
+	if (!engine) throw new Error('engineOf: a client that createDb did not make')
+	return engine
 }
 
 const globalForDb = globalThis as unknown as { storeDb?: Db }
