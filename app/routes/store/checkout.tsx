@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/checkout'
-import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
+import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
 import { getConfig } from '../../config/env.server'
 import { getDb } from '../../data/db.server'
@@ -20,13 +20,8 @@ import { domainFailure } from './failure.server'
 
 export const meta = () => [{ title: 'Checkout' }]
 
-/** The action's Retry-After reaches the page (a document request) as well as the data request. */
-export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
-	const headers = new Headers(parentHeaders)
-	const retryAfter = actionHeaders.get('Retry-After')
-	if (retryAfter) headers.set('Retry-After', retryAfter)
-	return headers
-}
+/** An action's refusal headers (the busy 503's Retry-After, a 429's) reach the page too. */
+export const headers = refusalHeaders
 
 export async function loader(args: Route.LoaderArgs) {
 	const viewer = await getViewer(args)
