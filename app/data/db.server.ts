@@ -18,7 +18,11 @@ export function createDb(url: string): Db {
 	return db
 }
 
-const engines = new WeakMap<Db, DatabaseProvider>()
+const globalForDb = globalThis as unknown as { storeDb?: Db; storeDbEngines?: WeakMap<Db, DatabaseProvider> }
+
+// On globalThis like the client itself: the server entry and the app build each bundle this
+// module, and the client one of them makes is the one the other uses.
+const engines = (globalForDb.storeDbEngines ??= new WeakMap())
 
 /** The engine behind a client, for the rare statement one engine has and the other lacks. */
 export function engineOf(db: Db): DatabaseProvider {
@@ -26,8 +30,6 @@ export function engineOf(db: Db): DatabaseProvider {
 	if (!engine) throw new Error('engineOf: a client that createDb did not make')
 	return engine
 }
-
-const globalForDb = globalThis as unknown as { storeDb?: Db }
 
 /** The process-wide client; kept on globalThis so dev-server reloads reuse it. */
 export function getDb(): Db {
