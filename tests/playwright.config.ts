@@ -49,7 +49,7 @@ const baseURL = `http://127.0.0.1:${port}`
 export default defineConfig({
 	testDir: './e2e',
 	// Headers and start-up refusals do not touch the database: once, on SQLite, is enough.
-	testMatch: engine === 'postgresql' ? ['auth.spec.ts', 'admin.spec.ts', 'hardening.spec.ts', 'uploads.spec.ts', 'storefront.spec.ts', 'store-admin.spec.ts', 'events.spec.ts', 'sso.spec.ts', 'sessions.spec.ts', 'two-factor.spec.ts', 'rate-limits.spec.ts'] : undefined,
+	testMatch: engine === 'postgresql' ? ['auth.spec.ts', 'admin.spec.ts', 'hardening.spec.ts', 'uploads.spec.ts', 'storefront.spec.ts', 'store-admin.spec.ts', 'events.spec.ts', 'sso.spec.ts', 'sessions.spec.ts', 'two-factor.spec.ts', 'rate-limits.spec.ts', 'checkout-busy.spec.ts'] : undefined,
 	outputDir: path.join(root, 'test-results'),
 	globalTeardown: './e2e/support/global-teardown.ts',
 	timeout: 30_000,

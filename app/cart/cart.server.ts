@@ -3,7 +3,7 @@ import { sharedCache } from '../data/shared-cache.server'
 import type { Viewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 
-import { MAX_LINE_QUANTITY } from './limits'
+import { MAX_LINE_QUANTITY, ORDER_LIMIT_MESSAGE, withinOrderLimit } from './limits'
 
 export { MAX_LINE_QUANTITY }
 
@@ -59,7 +59,7 @@ export function cartRepository(db: Db, viewer: Viewer) {
 	const activeProduct = async (productId: string) => {
 		const product = await db.product.findFirst({
 			where: { id: productId, storeId: viewer.storeId, status: 'active' },
-			select: { id: true, stock: true, title: true },
+			select: { id: true, stock: true, title: true, priceMinor: true },
 		})
 		if (!product) throw notFound('That product')
 		return product
@@ -72,10 +72,21 @@ export function cartRepository(db: Db, viewer: Viewer) {
 		}
 	}
 
+	const pricedLines = (cartId: string) =>
+		db.cartLine.findMany({ where: { cartId }, select: { id: true, productId: true, quantity: true, product: { select: { priceMinor: true } } } })
+
+	// The whole cart, with this line at its new quantity, must stay an Order both engines can
+	// hold (docs/decisions/030); checkout checks again with the prices of that moment.
+	const checkOrderLimit = (lines: Awaited<ReturnType<typeof pricedLines>>, line: { productId: string; quantity: number; priceMinor: number }) => {
+		const others = lines.filter((other) => other.productId !== line.productId)
+		const subtotal = others.reduce((sum, other) => sum + other.product.priceMinor * other.quantity, line.priceMinor * line.quantity)
+		if (!withinOrderLimit(subtotal)) throw new DomainError(409, ORDER_LIMIT_MESSAGE, 'quantity')
+	}
+
 	const ownLine = async (lineId: string) => {
 		const line = await db.cartLine.findFirst({
 			where: { id: lineId, cart: cartWhere },
-			select: { id: true, product: { select: { stock: true, title: true, status: true } } },
+			select: { id: true, cartId: true, productId: true, product: { select: { stock: true, title: true, status: true, priceMinor: true } } },
 		})
 		if (!line) throw notFound('That cart line')
 		return line
@@ -105,12 +116,11 @@ export function cartRepository(db: Db, viewer: Viewer) {
 		async add(productId: string, quantity: number) {
 			const product = await activeProduct(productId)
 			const cart = await ensureCart()
-			const existing = await db.cartLine.findUnique({
-				where: { cartId_productId: { cartId: cart.id, productId } },
-				select: { id: true, quantity: true },
-			})
+			const lines = await pricedLines(cart.id)
+			const existing = lines.find((line) => line.productId === productId)
 			const total = (existing?.quantity ?? 0) + quantity
 			checkQuantity(total, product.stock, product.title)
+			checkOrderLimit(lines, { productId, quantity: total, priceMinor: product.priceMinor })
 			if (existing) await db.cartLine.update({ where: { id: existing.id }, data: { quantity: total } })
 			else await db.cartLine.create({ data: { cartId: cart.id, productId, quantity } })
 			forgetCartCount(viewer)
@@ -121,6 +131,7 @@ export function cartRepository(db: Db, viewer: Viewer) {
 			const line = await ownLine(lineId)
 			if (line.product.status !== 'active') throw notFound('That product')
 			checkQuantity(quantity, line.product.stock, line.product.title)
+			checkOrderLimit(await pricedLines(line.cartId), { productId: line.productId, quantity, priceMinor: line.product.priceMinor })
 			await db.cartLine.update({ where: { id: line.id }, data: { quantity } })
 			forgetCartCount(viewer)
 		},

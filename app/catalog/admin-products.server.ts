@@ -1,4 +1,5 @@
 import { auditEntry } from '../audit/audit.server'
+import { LIMIT_ERRORS, MAX_STOCK, MAX_UNIT_PRICE_MINOR } from '../cart/limits'
 import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
@@ -27,6 +28,13 @@ const adminFields = {
 	imageKey: true,
 	updatedAt: true,
 } as const
+
+/** The form checks these too; the repository holds the line for every other caller (docs/decisions/030). */
+function checkLimits(input: ProductInput) {
+	const within = (value: number, max: number) => Number.isSafeInteger(value) && value >= 0 && value <= max
+	if (!within(input.priceMinor, MAX_UNIT_PRICE_MINOR)) throw new DomainError(400, LIMIT_ERRORS.price, 'price')
+	if (!within(input.stock, MAX_STOCK)) throw new DomainError(400, LIMIT_ERRORS.stock, 'stock')
+}
 
 function isUniqueViolation(error: unknown) {
 	return (error as { code?: string })?.code === 'P2002'
@@ -68,6 +76,7 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 		get: own,
 
 		async create(input: ProductInput) {
+			checkLimits(input)
 			await checkImage(input.imageKey)
 			try {
 				const created = await db.$transaction(async (tx) => {
@@ -84,6 +93,7 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 		},
 
 		async update(id: string, input: ProductInput) {
+			checkLimits(input)
 			const before = await own(id)
 			await checkImage(input.imageKey)
 			try {

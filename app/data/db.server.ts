@@ -1,5 +1,5 @@
 import { getConfig } from '../config/env.server'
-import { databaseProvider } from './database-url'
+import { type DatabaseProvider, databaseProvider } from './database-url'
 import { createDriverAdapter } from './driver-adapter.server'
 import { PrismaClient as PostgresClient } from './generated/postgresql/client'
 import { PrismaClient as SqliteClient } from './generated/sqlite/client'
@@ -12,13 +12,24 @@ export type Db = SqliteClient
 
 export function createDb(url: string): Db {
 	const adapter = createDriverAdapter(url)
-	if (databaseProvider(url) === 'postgresql') {
-		return new PostgresClient({ adapter }) as unknown as Db
-	}
-	return new SqliteClient({ adapter })
+	const engine = databaseProvider(url)
+	const db = engine === 'postgresql' ? (new PostgresClient({ adapter }) as unknown as Db) : new SqliteClient({ adapter })
+	engines.set(db, engine)
+	return db
 }
 
-const globalForDb = globalThis as unknown as { storeDb?: Db }
+const globalForDb = globalThis as unknown as { storeDb?: Db; storeDbEngines?: WeakMap<Db, DatabaseProvider> }
+
+// On globalThis like the client itself: the server entry and the app build each bundle this
+// module, and the client one of them makes is the one the other uses.
+const engines = (globalForDb.storeDbEngines ??= new WeakMap())
+
+/** The engine behind a client, for the rare statement one engine has and the other lacks. */
+export function engineOf(db: Db): DatabaseProvider {
+	const engine = engines.get(db)
+	if (!engine) throw new Error('engineOf: a client that createDb did not make')
+	return engine
+}
 
 /** The process-wide client; kept on globalThis so dev-server reloads reuse it. */
 export function getDb(): Db {

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, asCustomer, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, openPrivateTestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { holdRowLock } from '../../tests/helpers/locks'
 import { cartRepository, mergeGuestCart } from '../cart/cart.server'
+import { MAX_ORDER_TOTAL_MINOR, MAX_UNIT_PRICE_MINOR } from '../cart/limits'
 import { claimGuestOrders } from './claim.server'
 import { placeOrder } from './checkout.server'
+import { StoreBusyError } from './contention.server'
 import { customerOrdersRepository, ordersRepository } from './orders.server'
 import { hashOrderToken } from './token.server'
 
@@ -127,6 +130,76 @@ describe.each(PROVIDERS)('carts and checkout on %s (issue 6)', (provider) => {
 			await expect(
 				placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'stripe-of-another-store', idempotencyKey: randomUUID() }),
 			).rejects.toMatchObject({ status: 400 })
+		})
+	})
+
+	describe('order numbers from the Store’s counter [R67]', () => {
+		it('numbers a new Store’s Orders from #1001, one up each time, from its own counter; a refused checkout uses no number [R67] [R4]', async () => {
+			const store = await t.db.store.create({ data: { handle: `n-${randomUUID()}`, name: 'Numbers' }, select: { id: true } })
+			await offline(t.db, store.id)
+			const product = await createProduct(t.db, store.id, { stock: 3 })
+			const buy = async (quantity: number) => {
+				const guest = newGuest(store.id)
+				await cartRepository(t.db, guest).add(product.id, quantity)
+				return checkout(guest)
+			}
+			expect((await buy(1)).order.number).toBe(1001)
+			await expect(buy(3)).rejects.toMatchObject({ status: 409 })
+			expect((await buy(1)).order.number).toBe(1002)
+			expect((await t.db.store.findUniqueOrThrow({ where: { id: store.id }, select: { lastOrderNumber: true } })).lastOrderNumber).toBe(1002)
+			// Another Store's checkouts leave this counter alone.
+			expect((await t.db.store.findUniqueOrThrow({ where: { id: otherStoreId }, select: { lastOrderNumber: true } })).lastOrderNumber).toBe(1000)
+		})
+
+		it('takes the number from the counter, not from the highest Order: a counter moved on is followed [R67]', async () => {
+			const store = await t.db.store.create({ data: { handle: `c-${randomUUID()}`, name: 'Counter', lastOrderNumber: 4999 }, select: { id: true } })
+			await offline(t.db, store.id)
+			const product = await createProduct(t.db, store.id)
+			const guest = newGuest(store.id)
+			await cartRepository(t.db, guest).add(product.id, 1)
+			expect((await checkout(guest)).order.number).toBe(5000)
+		})
+	})
+
+	describe('money and quantity limits both engines hold [R67]', () => {
+		/** A product priced before the limits existed: only the database still holds such a price. */
+		async function legacyCart(priceMinor: number, quantity: number) {
+			const product = await createProduct(t.db, t.storeId, { stock: 10 })
+			await t.db.product.update({ where: { id: product.id }, data: { priceMinor } })
+			const guest = newGuest(t.storeId)
+			const cart = await t.db.cart.create({ data: { storeId: t.storeId, guestId: guest.guestId }, select: { id: true } })
+			await t.db.cartLine.create({ data: { cartId: cart.id, productId: product.id, quantity } })
+			return { product, guest }
+		}
+
+		it('refuses to check out 3 × 9,999,999.99 with a 409 that changes nothing; places exactly the most one Order may total [R67]', async () => {
+			const { product, guest } = await legacyCart(999_999_999, 3)
+			const key = randomUUID()
+			await expect(checkout(guest, key)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('more than one order may total') })
+			expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(10)
+			expect(await cartRepository(t.db, guest).itemCount()).toBe(3)
+			expect(await t.db.order.count({ where: { storeId: t.storeId, idempotencyKey: key } })).toBe(0)
+
+			const atTheLimit = await legacyCart(MAX_ORDER_TOTAL_MINOR / 3, 3)
+			const { order } = await checkout(atTheLimit.guest)
+			expect(order.totalMinor).toBe(MAX_ORDER_TOTAL_MINOR)
+			const row = await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { subtotalMinor: true, lines: { select: { lineTotalMinor: true } } } })
+			expect(row).toEqual({ subtotalMinor: MAX_ORDER_TOTAL_MINOR, lines: [{ lineTotalMinor: MAX_ORDER_TOTAL_MINOR }] })
+		})
+
+		it('keeps a cart within the most one Order may total: adding or raising past it is a 409 that changes nothing [R67]', async () => {
+			const dear = await createProduct(t.db, t.storeId, { stock: 10, priceMinor: MAX_UNIT_PRICE_MINOR })
+			const cheap = await createProduct(t.db, t.storeId, { stock: 10, priceMinor: 100 })
+			const guest = newGuest(t.storeId)
+			const cart = cartRepository(t.db, guest)
+			await cart.add(dear.id, 1)
+			await expect(cart.add(dear.id, 1)).rejects.toMatchObject({ status: 409, field: 'quantity' })
+			await expect(cart.add(cheap.id, 1)).rejects.toMatchObject({ status: 409, field: 'quantity' })
+			const [line] = (await cart.summary()).lines
+			await expect(cart.update(line!.id, 2)).rejects.toMatchObject({ status: 409, field: 'quantity' })
+			const summary = await cart.summary()
+			expect(summary.lines.map((l) => [l.product.id, l.quantity])).toEqual([[dear.id, 1]])
+			expect(summary.subtotalMinor).toBe(MAX_UNIT_PRICE_MINOR)
 		})
 	})
 

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { cartOwner, forgetCartCount } from '../cart/cart.server'
+import { ORDER_LIMIT_MESSAGE, withinOrderLimit } from '../cart/limits'
 import { forgetCatalog } from '../catalog/catalog.server'
 import type { Db } from '../data/db.server'
 import type { Viewer } from '../data/viewer'
 import { DomainError } from '../errors.server'
+import { CHECKOUT_CONTENTION, StoreBusyError, limitLockWaits, retryOnContention } from './contention.server'
 import { hashOrderToken, orderToken } from './token.server'
 
 export type CheckoutDetails = {
@@ -45,8 +47,6 @@ const placedFields = {
 	lines: { select: { title: true, unitPriceMinor: true, quantity: true } },
 } as const
 
-const FIRST_ORDER_NUMBER = 1001
-
 function isUniqueViolation(error: unknown, field: string) {
 	const e = error as { code?: string; meta?: { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } }; message?: string }
 	if (e?.code !== 'P2002') return false
@@ -54,11 +54,15 @@ function isUniqueViolation(error: unknown, field: string) {
 	return text.includes(field)
 }
 
+const byProductId = (a: { product: { id: string } }, b: { product: { id: string } }) => (a.product.id < b.product.id ? -1 : a.product.id > b.product.id ? 1 : 0)
+
 /**
- * Spec: Checkout requests. Places the viewer's cart as an Order in ONE transaction: a
+ * Checkout requests [R67]. Places the viewer's cart as an Order in ONE transaction: a
  * snapshot of lines, current prices and totals; stock decremented only where enough is
- * left (so the last unit cannot be sold twice); the cart emptied. The form's idempotency
- * key makes a replayed or double-clicked submit return the first Order instead of a second.
+ * left (so the last unit cannot be sold twice); the cart emptied; the Store's next order
+ * number. The form's idempotency key makes a replayed or double-clicked submit return the
+ * first Order instead of a second. Contention is retried, then refused with StoreBusyError
+ * (a 503 for the page), with nothing written (docs/decisions/030).
  */
 export async function placeOrder({
 	db,
@@ -95,67 +99,82 @@ export async function placeOrder({
 	})
 	if (!connection) throw new DomainError(400, 'Choose one of the payment methods offered.', 'payment')
 
-	for (let attempt = 0; attempt < 5; attempt++) {
-		try {
-			const order = await db.$transaction(async (tx) => {
-				const cart = await tx.cart.findFirst({
-					where: { storeId, ...owner },
-					select: {
-						id: true,
-						lines: {
-							orderBy: { createdAt: 'asc' },
-							select: { quantity: true, product: { select: { id: true, title: true, priceMinor: true, status: true, stock: true } } },
-						},
+	const place = () =>
+		db.$transaction(async (tx) => {
+			await limitLockWaits(db, tx)
+			const cart = await tx.cart.findFirst({
+				where: { storeId, ...owner },
+				select: {
+					id: true,
+					lines: {
+						orderBy: { createdAt: 'asc' },
+						select: { quantity: true, product: { select: { id: true, title: true, priceMinor: true, status: true } } },
 					},
-				})
-				if (!cart || cart.lines.length === 0) throw new DomainError(409, 'Your cart is empty.')
-				const store = await tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true } })
-
-				for (const line of cart.lines) {
-					if (line.product.status !== 'active') {
-						throw new DomainError(409, `${line.product.title} is no longer available. Remove it from your cart.`)
-					}
-					const taken = await tx.product.updateMany({
-						where: { id: line.product.id, storeId, status: 'active', stock: { gte: line.quantity } },
-						data: { stock: { decrement: line.quantity } },
-					})
-					if (taken.count !== 1) {
-						throw new DomainError(409, `Not enough of ${line.product.title} is left in stock. Update your cart.`)
-					}
-				}
-
-				const lines = cart.lines.map((line) => ({
-					productId: line.product.id,
-					title: line.product.title,
-					unitPriceMinor: line.product.priceMinor,
-					quantity: line.quantity,
-					lineTotalMinor: line.product.priceMinor * line.quantity,
-				}))
-				const subtotalMinor = lines.reduce((sum, line) => sum + line.lineTotalMinor, 0)
-				const latest = await tx.order.aggregate({ where: { storeId }, _max: { number: true } })
-				const number = Math.max(FIRST_ORDER_NUMBER - 1, latest._max.number ?? 0) + 1
-				const id = randomUUID()
-				await tx.order.create({
-					data: {
-						id,
-						storeId,
-						number,
-						tokenHash: hashOrderToken(orderToken(id)),
-						userId: 'userId' in owner ? owner.userId : null,
-						guestId: viewer.guestId ?? null,
-						...details,
-						currency: store.currency,
-						subtotalMinor,
-						totalMinor: subtotalMinor,
-						connectionId: connection.id,
-						idempotencyKey,
-						lines: { create: lines },
-					},
-					select: { id: true },
-				})
-				await tx.cartLine.deleteMany({ where: { cartId: cart.id } })
-				return { id, number, storeId, email: details.email, currency: store.currency, totalMinor: subtotalMinor, status: 'awaiting_payment', providerRef: null, connection, lines }
+				},
 			})
+			if (!cart || cart.lines.length === 0) throw new DomainError(409, 'Your cart is empty.')
+			for (const line of cart.lines) {
+				if (line.product.status !== 'active') {
+					throw new DomainError(409, `${line.product.title} is no longer available. Remove it from your cart.`)
+				}
+			}
+			const lines = cart.lines.map((line) => ({
+				productId: line.product.id,
+				title: line.product.title,
+				unitPriceMinor: line.product.priceMinor,
+				quantity: line.quantity,
+				lineTotalMinor: line.product.priceMinor * line.quantity,
+			}))
+			const subtotalMinor = lines.reduce((sum, line) => sum + line.lineTotalMinor, 0)
+			// Prices may have risen since the cart was filled: no total the columns cannot hold.
+			if (!withinOrderLimit(subtotalMinor)) throw new DomainError(409, ORDER_LIMIT_MESSAGE)
+
+			// Every checkout takes its rows in one order (by product id): two carts holding the same
+			// products in opposite order wait for each other instead of deadlocking.
+			for (const line of [...cart.lines].sort(byProductId)) {
+				const taken = await tx.product.updateMany({
+					where: { id: line.product.id, storeId, status: 'active', stock: { gte: line.quantity } },
+					data: { stock: { decrement: line.quantity } },
+				})
+				if (taken.count !== 1) {
+					throw new DomainError(409, `Not enough of ${line.product.title} is left in stock. Update your cart.`)
+				}
+			}
+			await tx.cartLine.deleteMany({ where: { cartId: cart.id } })
+
+			// The Store's counter last: every checkout needs that one row, so it is held for the
+			// fewest statements. Numbers stay gapless (a rolled-back checkout gives its number back).
+			const store = await tx.store.update({
+				where: { id: storeId },
+				data: { lastOrderNumber: { increment: 1 } },
+				select: { currency: true, lastOrderNumber: true },
+			})
+			const number = store.lastOrderNumber
+			const id = randomUUID()
+			await tx.order.create({
+				data: {
+					id,
+					storeId,
+					number,
+					tokenHash: hashOrderToken(orderToken(id)),
+					userId: 'userId' in owner ? owner.userId : null,
+					guestId: viewer.guestId ?? null,
+					...details,
+					currency: store.currency,
+					subtotalMinor,
+					totalMinor: subtotalMinor,
+					connectionId: connection.id,
+					idempotencyKey,
+					lines: { create: lines },
+				},
+				select: { id: true },
+			})
+			return { id, number, storeId, email: details.email, currency: store.currency, totalMinor: subtotalMinor, status: 'awaiting_payment', providerRef: null, connection, lines }
+		}, CHECKOUT_CONTENTION.transaction)
+
+	const attempt = async () => {
+		try {
+			const order = await place()
 			// Stock moved and the cart is empty: what pages show of both is read again.
 			forgetCatalog()
 			forgetCartCount(viewer)
@@ -166,12 +185,20 @@ export async function placeOrder({
 				const raced = await replay()
 				if (raced) return raced
 			}
-			// Two checkouts took the same order number at once: take the next one.
-			if (isUniqueViolation(error, 'number')) continue
 			throw error
 		}
 	}
-	throw new Error('Could not allocate an order number')
+
+	try {
+		return await retryOnContention(attempt)
+	} catch (error) {
+		// A try that timed out while its commit went through has placed the Order after all.
+		if (error instanceof StoreBusyError) {
+			const placed = await replay()
+			if (placed) return placed
+		}
+		throw error
+	}
 }
 
 function withToken<T extends { id: string }>(order: T & Omit<PlacedOrder, 'token'>): PlacedOrder {

@@ -1,5 +1,10 @@
 import { Form, useNavigation } from 'react-router'
+import { LIMIT_TEXT } from '../cart/limits'
 import { Field, FormError } from './forms'
+
+// The limits the server enforces (docs/decisions/030), said beside the fields that have them.
+const PRICE_LABEL = `Price (at most ${LIMIT_TEXT.unitPrice})`
+const STOCK_LABEL = `Stock (0 to ${LIMIT_TEXT.stock})`
 
 type Values = { title: string; slug: string; description: string; priceMinor: number; stock: number; status: string; imageKey: string | null }
 
@@ -28,8 +33,8 @@ export function ProductEditor({
 				<textarea id="field-description" name="description" rows={4} defaultValue={values?.description} maxLength={2000} />
 				{errors.description ? <p className="field-error">{errors.description}</p> : null}
 			</div>
-			<Field name="price" label="Price" inputMode="decimal" defaultValue={values ? (values.priceMinor / 100).toFixed(2) : ''} required error={errors.price} />
-			<Field name="stock" label="Stock" inputMode="numeric" defaultValue={values ? String(values.stock) : '0'} required error={errors.stock} />
+			<Field name="price" label={PRICE_LABEL} inputMode="decimal" defaultValue={values ? (values.priceMinor / 100).toFixed(2) : ''} required error={errors.price} />
+			<Field name="stock" label={STOCK_LABEL} inputMode="numeric" defaultValue={values ? String(values.stock) : '0'} required error={errors.stock} />
 			<div className="field">
 				<label htmlFor="field-status">Status</label>
 				<select id="field-status" name="status" defaultValue={values?.status ?? 'draft'}>

@@ -2,22 +2,26 @@ import { randomUUID } from 'node:crypto'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/checkout'
-import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
+import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
 import { getConfig } from '../../config/env.server'
 import { getDb } from '../../data/db.server'
 import { repositoriesFor } from '../../data/repositories.server'
 import { placeOrder } from '../../orders/checkout.server'
+import { StoreBusyError } from '../../orders/contention.server'
 import { recordProviderRef } from '../../orders/orders.server'
 import { checkoutConnections } from '../../payments/connections.server'
 import { startPayment } from '../../payments/payments.server'
-import { fields, formSchema, parseForm } from '../../security/form.server'
+import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 import { Price } from '../../ui/money-format'
 import { domainFailure } from './failure.server'
 
 export const meta = () => [{ title: 'Checkout' }]
+
+/** An action's refusal headers (the busy 503's Retry-After, a 429's) reach the page too. */
+export const headers = refusalHeaders
 
 export async function loader(args: Route.LoaderArgs) {
 	const viewer = await getViewer(args)
@@ -65,6 +69,11 @@ export async function action(args: Route.ActionArgs) {
 	try {
 		placed = await placeOrder({ db, viewer, details, connectionHandle: payment, idempotencyKey })
 	} catch (error) {
+		// Contention that outlasted the retries [R67]: the form again, the cart as it was, when to retry.
+		if (error instanceof StoreBusyError) {
+			console.warn('[checkout] gave up under contention; answered 503')
+			return data(formFailure({}, error.message), { status: 503, headers: { 'Retry-After': String(error.retryAfterSeconds) } })
+		}
 		return domainFailure(error)
 	}
 	const { order } = placed

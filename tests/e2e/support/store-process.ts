@@ -2,6 +2,7 @@
  * A store server of a spec's own (the production build through start-server.mjs, which runs
  * init first), for specs that need settings or a process count the shared e2e server lacks.
  * Two of them may share one database: pass the first one's `databaseUrl` and `secret`.
+ * A test that prepared a database itself passes `databaseUrl` (it stays the test's to drop).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -27,12 +28,13 @@ export type StoreProcess = {
 export async function startStoreProcess({
 	env = {},
 	share,
-}: { env?: Record<string, string>; share?: StoreProcess } = {}): Promise<StoreProcess> {
+	databaseUrl: givenUrl,
+}: { env?: Record<string, string>; share?: StoreProcess; databaseUrl?: string } = {}): Promise<StoreProcess> {
 	const port = await freePort()
 	const origin = `http://127.0.0.1:${port}`
 	const dir = mkdtempSync(path.join(tmpdir(), 'store-process-'))
-	const ownDatabase = !share && process.env.E2E_DATABASE === 'postgresql' ? await createTestDatabase('store_process') : null
-	const databaseUrl = share?.databaseUrl ?? ownDatabase?.url ?? `file:${path.join(dir, 'store.db')}`
+	const ownDatabase = !share && !givenUrl && process.env.E2E_DATABASE === 'postgresql' ? await createTestDatabase('store_process') : null
+	const databaseUrl = share?.databaseUrl ?? givenUrl ?? ownDatabase?.url ?? `file:${path.join(dir, 'store.db')}`
 	const secret = share?.secret ?? randomBytes(32).toString('base64')
 	const admin = share?.admin ?? { email: `process-admin-${randomBytes(3).toString('hex')}@e2e.example.com`, password: `pw-${randomBytes(16).toString('hex')}` }
 	let stderr = ''

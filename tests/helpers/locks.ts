@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto'
+import { createDb } from '../../app/data/db.server'
+
+class Rollback extends Error {}
+
+/**
+ * Another connection writes `productId`'s row in a transaction and keeps it open: on
+ * PostgreSQL that row stays locked, on SQLite the whole database stays write-locked (so use
+ * a database of the test's own there). The returned function rolls it back: nothing it did
+ * is kept.
+ */
+export async function holdRowLock(url: string, productId: string) {
+	const other = createDb(url)
+	let release!: () => void
+	const released = new Promise<void>((resolve) => (release = resolve))
+	let locked!: () => void
+	const holding = new Promise<void>((resolve) => (locked = resolve))
+	const transaction = other
+		.$transaction(
+			async (tx) => {
+				await tx.product.update({ where: { id: productId }, data: { title: `locked-${randomUUID()}` } })
+				locked()
+				await released
+				throw new Rollback()
+			},
+			{ maxWait: 10_000, timeout: 120_000 },
+		)
+		.catch((error) => {
+			if (!(error instanceof Rollback)) throw error
+		})
+	await Promise.race([holding, transaction])
+	return async () => {
+		release()
+		await transaction
+		await other.$disconnect()
+	}
+}
