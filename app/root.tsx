@@ -13,13 +13,14 @@ import type { Route } from './+types/root'
 import { getViewer } from './auth/guards.server'
 import { viewerMiddleware } from './auth/viewer.server'
 import { repositoriesFor } from './data/repositories.server'
+import { formRefusalMiddleware } from './security/rate-limit/refusal.server'
 import { isAdmin } from './data/viewer'
 import stylesheet from './ui/app.css?url'
 import { FlashNotice } from './ui/flash'
 import { flashMiddleware, readFlash } from './ui/flash.server'
 import { useNonce } from './ui/nonce'
 
-export const middleware: Route.MiddlewareFunction[] = [viewerMiddleware, flashMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [formRefusalMiddleware, viewerMiddleware, flashMiddleware]
 
 export const links: Route.LinksFunction = () => [
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },

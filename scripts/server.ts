@@ -26,6 +26,7 @@ import { getStoreLimiter, rateLimitContext } from '../app/security/rate-limit/ra
 import { workloadCredentialGuard } from '../app/auth/workload-credential.server'
 import { closeInvalidationBus } from '../app/data/invalidation.server'
 import { releaseEstimator } from '../app/security/strength.server'
+import { sweepTemporaryFiles } from '../app/uploads/storage/disk.server'
 import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
 import { drainOnSignal, listen } from './lib/lifecycle'
 
@@ -44,6 +45,12 @@ SHUTDOWN_DRAIN_SECONDS (default 10) to finish: exit 0 when all did, 1 when some 
 
 const config = loadConfigOrExit('store')
 await storedSecretsReadableOrExit('store', config)
+if (config.uploads.storage !== 's3') {
+	// Temporary files of writes a killed process never finished [R34]; in the background, start-up does not wait.
+	void sweepTemporaryFiles(config.uploads.dir)
+		.then((removed) => removed > 0 && console.log(`[store] removed ${removed} temporary upload file(s) a stopped process left behind`))
+		.catch((error: NodeJS.ErrnoException) => console.warn(`[store] could not sweep temporary upload files (${error.code ?? error.message})`))
+}
 // The start-up secret check is done; sign-up builds the estimator again when it needs it.
 releaseEstimator()
 if (config.usesDevFallbackSecret) {

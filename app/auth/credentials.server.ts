@@ -1,10 +1,17 @@
 import { APIError } from 'better-auth/api'
 import { getAuth } from './auth.server'
 
-/** Only the cookies of better-auth's answer are passed on to the browser. */
+/**
+ * Only the cookies of better-auth's answer are passed on to the browser, and a limit's
+ * Retry-After and X-RateLimit-Reset (a locked two-factor account) [R51].
+ */
 function cookiesOf(headers: Headers) {
 	const out = new Headers()
 	for (const cookie of headers.getSetCookie()) out.append('Set-Cookie', cookie)
+	for (const name of ['Retry-After', 'X-RateLimit-Reset']) {
+		const value = headers.get(name)
+		if (value !== null) out.set(name, value)
+	}
 	return out
 }
 

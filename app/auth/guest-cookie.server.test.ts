@@ -45,4 +45,19 @@ describe('the guestId cookie (spec 1: guest carts; issue 11: read without WebCry
 			expect(await guestIdFromCookieHeader(signed)).toBeNull()
 		}
 	})
+
+	it('reads a cookie signed with a secret AUTH_SECRET replaced while it is listed in AUTH_SECRET_PREVIOUS, and not after [R14]', async () => {
+		const config = getConfig()
+		const old = 'a-previous-secret-of-this-store-0123456789abcdef'
+		const signed = header(await routerCookie(old).serialize(GUEST))
+		expect(await guestIdFromCookieHeader(signed)).toBeNull()
+		const saved = config.previousAuthSecrets
+		Object.assign(config, { previousAuthSecrets: ['another-replaced-secret-0123456789abcdef', old] })
+		try {
+			expect(await guestIdFromCookieHeader(signed)).toBe(GUEST)
+		} finally {
+			Object.assign(config, { previousAuthSecrets: saved })
+		}
+		expect(await guestIdFromCookieHeader(signed)).toBeNull()
+	})
 })

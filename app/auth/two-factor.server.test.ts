@@ -206,6 +206,26 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 		expect(await t.db.session.count({ where: { userId: user.userId } })).toBe(before + 2)
 	}, 90_000)
 
+	it('answers the lock after many wrong codes with 429 and the lock’s own Retry-After and X-RateLimit-Reset, once each [R51]', async () => {
+		const user = await admin('locked')
+		const { secret } = await enrol(user)
+		let cookie = await challenge(user)
+		let locked: Response | null = null
+		for (let attempt = 0; attempt < 30 && !locked; attempt++) {
+			const answer = await call(t, '/two-factor/verify-totp', { code: wrongTotp(secret) }, cookie)
+			if (answer.status === 429) locked = answer
+			else if ((await answer.json()).code !== 'INVALID_CODE') cookie = await challenge(user)
+		}
+		if (!locked) throw new Error('no lock after 30 wrong codes')
+		const row = await t.db.twoFactor.findFirstOrThrow({ where: { userId: user.userId }, select: { lockedUntil: true } })
+		const until = row.lockedUntil?.getTime() ?? 0
+		expect(until).toBeGreaterThan(Date.now())
+		expect(locked.headers.get('retry-after')).toMatch(/^\d+$/)
+		expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0)
+		expect(Number(locked.headers.get('retry-after'))).toBeLessThanOrEqual(Math.ceil((until - Date.now()) / 1000) + 1)
+		expect(locked.headers.get('x-ratelimit-reset')).toBe(String(Math.ceil(until / 1000)))
+	}, 90_000)
+
 	it('accepts a backup code once even when two sign-ins send it at the same instant; the other gets the wrong-code answer and keeps its step [R25]', async () => {
 		const user = await admin('backup-race')
 		const { backupCodes } = await enrol(user)

@@ -68,6 +68,14 @@ async function codeUserId(ctx: VerifyCtx): Promise<string | null> {
 	return row?.value ?? null
 }
 
+/** Retry-After and X-RateLimit-Reset for a lock that ends at `until`. */
+export function lockHeaders(until: Date, now = Date.now()): Record<string, string> {
+	return {
+		'Retry-After': String(Math.max(1, Math.ceil((until.getTime() - now) / 1000))),
+		'X-RateLimit-Reset': String(Math.ceil(until.getTime() / 1000)),
+	}
+}
+
 function codeOf(ctx: VerifyCtx) {
 	const code = (ctx.body as { code?: unknown } | undefined)?.code
 	return typeof code === 'string' ? code : null
@@ -128,7 +136,15 @@ function adminTwoFactorRule({ db }: { db: Db }) {
 						// A code that opened a session (or confirmed an enrolment) stays claimed: it is spent.
 						const claim = await requestClaim.get()
 						await requestClaim.set(null)
-						if (claim && ctx.context.returned instanceof APIError) await releaseOneTimeCode(db, claim)
+						const returned = ctx.context.returned
+						if (claim && returned instanceof APIError) await releaseOneTimeCode(db, claim)
+						// The plugin's lock after many wrong codes is a limit like any other: its 429
+						// carries the lock's own window, once each [R51].
+						if (returned instanceof APIError && returned.statusCode === 429) {
+							const userId = await codeUserId(ctx)
+							const lock = userId ? await db.twoFactor.findFirst({ where: { userId }, select: { lockedUntil: true } }) : null
+							if (lock?.lockedUntil) throw new APIError('TOO_MANY_REQUESTS', returned.body, { ...returned.headers, ...lockHeaders(lock.lockedUntil) })
+						}
 					}),
 				},
 				{

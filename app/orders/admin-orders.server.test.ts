@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, openPrivateTestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { holdRowLock } from '../../tests/helpers/locks'
+import { MAX_STOCK } from '../cart/limits'
 import { cartRepository } from '../cart/cart.server'
 import { adminProductsRepository } from '../catalog/admin-products.server'
 import type { AdminViewer } from '../data/viewer'
 import { adminOrdersRepository } from './admin-orders.server'
 import { placeOrder } from './checkout.server'
+import { StoreBusyError } from './contention.server'
 import { applyPaymentEvent } from './orders.server'
 
 describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => {
@@ -83,6 +86,44 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => 
 		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(5)
 		expect((await audits(placed.id)).map((a) => a.action)).toEqual(['order.cancel'])
 	})
+
+	it('cancelling never returns stock past the most a Product may hold', async () => {
+		const product = await createProduct(t.db, t.storeId, { stock: 5 })
+		const { placed } = await order(product, 3)
+		await t.db.product.update({ where: { id: product.id }, data: { stock: MAX_STOCK - 1 } })
+		await adminOrdersRepository(t.db, admin).act(placed.number, 'cancel')
+		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(MAX_STOCK)
+	})
+
+	it('a cancel that cannot take a stock row in time answers busy, changing nothing; the same cancel works once the row is free [R67]', async () => {
+		// A database of its own: on SQLite the held lock stops every writer of the file.
+		const own = await openPrivateTestDatabase(provider)
+		try {
+			await offline(own.db, own.storeId)
+			const me = await signUpCustomer(own.auth)
+			const ownAdmin: AdminViewer = { kind: 'user', role: 'admin', storeId: own.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+			const product = await createProduct(own.db, own.storeId, { stock: 5 })
+			const guest = newGuest(own.storeId)
+			await cartRepository(own.db, guest).add(product.id, 2)
+			const { order: placed } = await placeOrder({ db: own.db, viewer: guest, details: DETAILS, connectionHandle: 'offline', idempotencyKey: randomUUID() })
+			const release = await holdRowLock(own.url, product.id)
+			try {
+				await expect(adminOrdersRepository(own.db, ownAdmin).act(placed.number, 'cancel')).rejects.toBeInstanceOf(StoreBusyError)
+			} finally {
+				await release()
+			}
+			const state = async () => ({
+				status: (await own.db.order.findUniqueOrThrow({ where: { id: placed.id } })).status,
+				stock: (await own.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock,
+				audits: await own.db.auditEntry.count({ where: { targetId: placed.id } }),
+			})
+			expect(await state()).toEqual({ status: 'awaiting_payment', stock: 3, audits: 0 })
+			await adminOrdersRepository(own.db, ownAdmin).act(placed.number, 'cancel')
+			expect(await state()).toEqual({ status: 'cancelled', stock: 5, audits: 1 })
+		} finally {
+			await own.close()
+		}
+	}, 60_000)
 
 	it('a change whose audit row fails leaves the order and stock as they were', async () => {
 		const product = await createProduct(t.db, t.storeId, { stock: 5 })

@@ -3,6 +3,8 @@ import { forgetCatalog } from '../catalog/catalog.server'
 import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
+import { MAX_STOCK } from '../cart/limits'
+import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './contention.server'
 import { transitionOrder } from './orders.server'
 import { canTransition, type OrderStatus } from './status'
 
@@ -73,7 +75,9 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 			const refuse = (message: string): never => {
 				throw new DomainError(409, message)
 			}
-			await db.$transaction(async (tx) => {
+			// Stock and the Order row are contended like at checkout: the same bounded retries, then a 503.
+			await retryOnContention(() => db.$transaction(async (tx) => {
+				await limitLockWaits(db, tx)
 				const moved = (to: OrderStatus) => transitionOrder(tx, { storeId, orderId: order.id, to })
 				if (action === 'mark_paid') {
 					if (order.connection.provider === 'stripe') refuse('Card payments are confirmed by the provider’s events, not by hand.')
@@ -82,9 +86,9 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 					if (!(await moved('fulfilled'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be shipped.`)
 				} else if (action === 'cancel') {
 					if (!(await moved('cancelled'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be cancelled.`)
-					for (const line of order.lines) {
-						if (line.productId) await tx.product.updateMany({ where: { id: line.productId, storeId }, data: { stock: { increment: line.quantity } } })
-					}
+					// In product-id order, as checkout takes stock, so the two never wait on each other in a circle.
+					const lines = order.lines.filter((line) => line.productId !== null).sort((a, b) => (a.productId! < b.productId! ? -1 : 1))
+					for (const line of lines) await returnStock(tx, { storeId, productId: line.productId!, quantity: line.quantity })
 				} else {
 					// Refunds never add up to more than was captured [R66].
 					const left = order.capturedMinor - order.refundedMinor
@@ -107,9 +111,18 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 					targetId: order.id,
 					detail: { number, from: order.status, ...(action === 'refund' ? { amountMinor: refundMinor ?? order.capturedMinor - order.refundedMinor } : {}) },
 				})
-			})
+			}, CHECKOUT_CONTENTION.transaction), ADMIN_CONTENTION)
 			// A cancel returned stock: shoppers see it at once.
 			if (action === 'cancel') forgetCatalog()
 		},
 	}
+}
+
+/** An admin's write gives up like checkout's, with words for the admin. */
+const ADMIN_CONTENTION = { ...CHECKOUT_CONTENTION, busyMessage: 'The store is busy right now and nothing was changed. Please try again in a moment.' }
+
+/** Puts a cancelled line's units back, never past the most a Product may hold. */
+async function returnStock(tx: Pick<Db, 'product'>, { storeId, productId, quantity }: { storeId: string; productId: string; quantity: number }) {
+	const added = await tx.product.updateMany({ where: { id: productId, storeId, stock: { lte: MAX_STOCK - quantity } }, data: { stock: { increment: quantity } } })
+	if (added.count === 0) await tx.product.updateMany({ where: { id: productId, storeId }, data: { stock: MAX_STOCK } })
 }

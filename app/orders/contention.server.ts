@@ -11,8 +11,8 @@ import { type Db, engineOf } from '../data/db.server'
 export class StoreBusyError extends Error {
 	override name = 'StoreBusyError'
 	readonly retryAfterSeconds = 2
-	constructor() {
-		super('The store is busy right now. Your cart is saved: please try again in a moment.')
+	constructor(message = 'The store is busy right now. Your cart is saved: please try again in a moment.') {
+		super(message)
 	}
 }
 
@@ -61,14 +61,14 @@ export async function limitLockWaits(db: Db, tx: Pick<Db, '$executeRawUnsafe'>) 
  * Runs `attempt` again after a short, growing, jittered pause while it fails from contention,
  * within the attempts and window above; then throws StoreBusyError. Other errors pass through.
  */
-export async function retryOnContention<T>(attempt: () => Promise<T>, policy = CHECKOUT_CONTENTION): Promise<T> {
+export async function retryOnContention<T>(attempt: () => Promise<T>, policy: typeof CHECKOUT_CONTENTION & { busyMessage?: string } = CHECKOUT_CONTENTION): Promise<T> {
 	const started = Date.now()
 	for (let tried = 1; ; tried++) {
 		try {
 			return await attempt()
 		} catch (error) {
 			if (!isContention(error)) throw error
-			if (tried >= policy.attempts || Date.now() - started >= policy.windowMs) throw new StoreBusyError()
+			if (tried >= policy.attempts || Date.now() - started >= policy.windowMs) throw new StoreBusyError(policy.busyMessage)
 		}
 		const pause = 25 * 2 ** tried * (0.5 + Math.random())
 		await new Promise((resolve) => setTimeout(resolve, pause))

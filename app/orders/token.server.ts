@@ -2,11 +2,10 @@ import { createHash, createHmac } from 'node:crypto'
 import { getConfig } from '../config/env.server'
 
 /**
- * The guest's confirmation link `/orders/<token>` (issue 6.5): 256 bits, derived from the
- * Order id with AUTH_SECRET, so a double-submitted checkout can lead to the same link
- * without the token ever being stored. The database keeps only its sha256 for lookup.
- * Rotating AUTH_SECRET retires old confirmation links (signed-in Customers keep theirs
- * under /account/orders).
+ * The guest's confirmation link `/orders/<token>`: 256 bits, derived from the Order id with
+ * AUTH_SECRET, so a double-submitted checkout can lead to the same link without the token
+ * ever being stored. The database keeps only its sha256 for lookup, so a link keeps working
+ * after AUTH_SECRET is rotated (the lookup never needs the secret that derived it).
  */
 export function orderToken(orderId: string, secret = getConfig().authSecret) {
 	return createHmac('sha256', secret).update(`order-confirmation:${orderId}`).digest('base64url')

@@ -84,4 +84,23 @@ describe.each(PROVIDERS)('a failing upload storage on %s', (provider) => {
 		expect((await uploadState(t.db, admin.storeId)).rows).toBe(before.rows)
 		for (const key of entry?.leftBehind ?? []) await inner.delete(key)
 	})
+
+	it('keeps the object and its row when the storage cannot delete it, with a clear 503 [R34]', async () => {
+		const [object] = await storeWith(diskStorage(dir), [IMAGES.png])
+		const refusing: ObjectStorage = {
+			...diskStorage(dir),
+			delete: async () => {
+				throw systemError('EROFS')
+			},
+		}
+		const error = await uploadsRepository(t.db, admin, refusing).delete(object!.key).catch((caught: unknown) => caught)
+		expect(error).toMatchObject({ status: 503, code: 'STORAGE_UNAVAILABLE', headers: { 'Retry-After': '30' } })
+		expect(await t.db.uploadedObject.count({ where: { key: object!.key } })).toBe(1)
+		expect(filesUnder(dir).some((file) => file.endsWith(object!.key.split('/').at(-1)!))).toBe(true)
+		expect(await t.db.auditEntry.count({ where: { action: 'upload.delete', detail: { contains: object!.key } } })).toBe(0)
+		// Once the storage answers again the same delete completes.
+		expect(await uploadsRepository(t.db, admin, diskStorage(dir)).delete(object!.key)).toBe(true)
+		expect(await t.db.uploadedObject.count({ where: { key: object!.key } })).toBe(0)
+	})
 })
+

@@ -4,6 +4,7 @@ import type { Db } from '../data/db.server'
 import { type AdminViewer, isAdmin, type Viewer } from '../data/viewer'
 import { UploadError } from './intake.server'
 import { undoUploadRequest } from './rollback.server'
+import { storageFailure } from './storage/failures'
 import { sniffImageType } from './sniff.server'
 import type { ObjectStorage } from './storage/storage'
 import { checkSvg } from './svg.server'
@@ -98,11 +99,20 @@ export function uploadsRepository(db: Db, viewer: Viewer, storage: ObjectStorage
 			const admin = requireAdminViewer(viewer)
 			const row = await scoped(key)
 			if (!row) return false
+			// The object goes first (deleting a missing one is no error): a storage that cannot be
+			// changed now leaves the row and the file as they were, with a clear refusal; a row
+			// whose object is gone is left only by a failed commit, and a retry completes it.
+			try {
+				await storage.delete(row.key)
+			} catch (error) {
+				const failure = storageFailure(error)
+				if (!failure) throw error
+				throw new UploadError(failure.status, failure.code, 'The upload storage cannot be changed right now: the file was not removed. Try again in a little while.', false, failure.headers)
+			}
 			await db.$transaction(async (tx) => {
 				await tx.uploadedObject.delete({ where: { id: row.id } })
 				await auditEntry(tx, admin, { action: 'upload.delete', targetType: 'upload', targetId: row.id, detail: { key } })
 			})
-			await storage.delete(row.key)
 			return true
 		},
 

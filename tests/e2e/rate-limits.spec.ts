@@ -191,6 +191,31 @@ test('a limited checkout submit is refused with 429 before the action’s own lo
 	}
 })
 
+test('a limited form post stays a 429 even when the page would redirect or fail afterwards [R51]', async () => {
+	const store = await startStore({ RATE_LIMIT_AUTHENTICATION: '1/60', RATE_LIMIT_SENSITIVE: '1/60' })
+	try {
+		const post = (path: string, fields: Record<string, string>) =>
+			fetch(`${store.origin}${path}`, { method: 'POST', redirect: 'manual', headers: formHeaders(store), body: form(fields) })
+		// A guest at the password page is sent to sign-in; an unsubscribe link that is not valid is refused.
+		const cases = [
+			['/account/password', { currentPassword: 'x', newPassword: 'y' }],
+			['/newsletter/unsubscribe?token=not-a-token', { token: 'not-a-token' }],
+		] as const
+		for (const [path, fields] of cases) {
+			const first = await post(path, fields)
+			expect(first.status, path).not.toBe(429)
+			const refused = await post(path, fields)
+			expect(refused.status, path).toBe(429)
+			expect(oneNumber(refused, 'retry-after'), path).toBeGreaterThanOrEqual(1)
+			expect(oneNumber(refused, 'x-ratelimit-reset'), path).toBeGreaterThan(Date.now() / 1000)
+			expect(refused.headers.get('location'), path).toBeNull()
+			expect(await refused.text(), path).toContain('Too many')
+		}
+	} finally {
+		await store.stop()
+	}
+})
+
 async function signInInBrowser(page: Page, store: StoreProcess) {
 	await page.goto(`${store.origin}/sign-in`)
 	await page.getByLabel('Email').fill(store.admin.email)

@@ -6,12 +6,16 @@ import { adminRepositoriesFor } from '../../data/repositories.server'
 import { DomainError } from '../../errors.server'
 import { canTransition } from '../../orders/status'
 import { formFailure, formSchema, parseForm } from '../../security/form.server'
+import { refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { FormError } from '../../ui/forms'
 import { EventResult } from '../../ui/event-result'
 import { OrderDetails } from '../../ui/order-details'
 import { Price } from '../../ui/money-format'
 import { domainFailure } from '../store/failure.server'
+
+/** A change that gave up under contention carries its Retry-After to the page. */
+export const headers = refusalHeaders
 
 export const meta = ({ data: order }: Route.MetaArgs) => [{ title: `Order #${order?.number ?? ''} · Store Admin` }]
 

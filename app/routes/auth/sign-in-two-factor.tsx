@@ -6,10 +6,13 @@ import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
 import { clearedChallengeCookie, hasTwoFactorChallenge, TWO_FACTOR_RESTART, verifySignInCode } from '../../auth/two-factor-flow.server'
 import { TWO_FACTOR_PATH } from '../../auth/two-factor-paths'
 import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
-import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
+import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { Field, FormError } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Two-factor sign-in' }]
+
+/** The lock's own Retry-After and X-RateLimit-Reset reach the page [R51]. */
+export const headers = refusalHeaders
 
 export const WRONG_CODE = 'That code is not right.'
 export const LOCKED_MESSAGE = 'Too many wrong codes for this account. Wait a few minutes, then sign in again.'

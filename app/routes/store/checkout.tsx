@@ -70,10 +70,7 @@ export async function action(args: Route.ActionArgs) {
 		placed = await placeOrder({ db, viewer, details, connectionHandle: payment, idempotencyKey })
 	} catch (error) {
 		// Contention that outlasted the retries [R67]: the form again, the cart as it was, when to retry.
-		if (error instanceof StoreBusyError) {
-			console.warn('[checkout] gave up under contention; answered 503')
-			return data(formFailure({}, error.message), { status: 503, headers: { 'Retry-After': String(error.retryAfterSeconds) } })
-		}
+		if (error instanceof StoreBusyError) console.warn('[checkout] gave up under contention; answered 503')
 		return domainFailure(error)
 	}
 	const { order } = placed

@@ -1,6 +1,8 @@
 import type { Route } from './+types/media'
 import { getViewer, requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor, repositoriesFor } from '../../data/repositories.server'
+import { jsonError } from '../../errors.server'
+import { UploadError } from '../../uploads/intake.server'
 import { OBJECT_KEY } from '../../uploads/storage/storage'
 
 const notFound = () => new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' } })
@@ -35,6 +37,12 @@ export async function action(args: Route.ActionArgs) {
 	if (args.request.method !== 'DELETE') return new Response('Method not allowed', { status: 405, headers: { Allow: 'GET, DELETE' } })
 	const key = args.params['*'] ?? ''
 	if (!OBJECT_KEY.test(key)) return notFound()
-	const removed = await adminRepositoriesFor(admin).uploads.delete(key)
-	return removed ? new Response(null, { status: 204 }) : notFound()
+	try {
+		const removed = await adminRepositoriesFor(admin).uploads.delete(key)
+		return removed ? new Response(null, { status: 204 }) : notFound()
+	} catch (error) {
+		// The storage could not be changed: 503 or 507 in the one error shape, nothing removed [R34].
+		if (error instanceof UploadError) return jsonError(error.status, error.code, error.message, error.headers)
+		throw error
+	}
 }

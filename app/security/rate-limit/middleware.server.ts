@@ -1,13 +1,11 @@
 import type { NextFunction, Request, Response } from 'express'
 import onHeaders from 'on-headers'
 import type { ServerBuild } from 'react-router'
-import { jsonError } from '../../errors.server'
 import { classify } from './classes'
 import type { Decision } from './limiter.server'
 import { rateLimitHeaders, type StoreLimiter, tooManyMessage, UNAVAILABLE } from './rate-limit.server'
+import { refusalResponse } from './refusal.server'
 import { routeMatcher } from './route-match'
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
 /**
  * Counts every request against its route class BEFORE any route runs (and before scrypt on
@@ -52,7 +50,7 @@ export function rateLimitMiddleware({
 			}
 			const [status, code, message] =
 				decision === 'unavailable' ? [503, 'TEMPORARILY_UNAVAILABLE', UNAVAILABLE.message] : [429, 'TOO_MANY_REQUESTS', tooManyMessage(decision)]
-			await send(res, refusal(req, { status, code, message, headers }))
+			await send(res, refusalResponse({ pathname: req.path, wantsJson: req.accepts(['html', 'json']) === 'json' }, { status, code, message, headers }))
 		} catch (error) {
 			next(error)
 		}
@@ -69,17 +67,6 @@ function unlessAnsweredFor(res: Response, headers: Readonly<Record<string, strin
 		if (res.getHeader('Retry-After') !== undefined || res.getHeader('X-RateLimit-Reset') !== undefined) return
 		for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
 	})
-}
-
-type Refusal = { status: number; code: string; message: string; headers: Readonly<Record<string, string>> }
-
-function refusal(req: Request, { status, code, message, headers }: Refusal): globalThis.Response {
-	if (req.path.startsWith('/api/') || req.path.endsWith('.data') || req.accepts(['html', 'json']) === 'json') {
-		return jsonError(status, code, message, { ...headers })
-	}
-	const title = status === 429 ? 'Too many requests' : 'Briefly unavailable'
-	const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${escapeHtml(message)}</p><p><a href="/">Back to the store</a></p></body></html>`
-	return new Response(page, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers } })
 }
 
 async function send(res: Response, response: globalThis.Response) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises'
-import { dirname, relative, resolve, sep } from 'node:path'
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { Readable } from 'node:stream'
 import { assertObjectKey, type ObjectStorage } from './storage'
 
@@ -23,7 +23,7 @@ export function diskStorage(rootDir: string): ObjectStorage {
 		async put(key, body) {
 			const path = pathOf(key)
 			await makeFolder(root, dirname(path))
-			const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`
+			const temporary = `${path}.${randomBytes(6).toString('hex')}${TEMPORARY_SUFFIX}`
 			try {
 				const file = await open(temporary, 'wx', 0o640)
 				try {
@@ -49,6 +49,32 @@ export function diskStorage(rootDir: string): ObjectStorage {
 			await rm(pathOf(key), { force: true })
 		},
 	}
+}
+
+const TEMPORARY_SUFFIX = '.tmp'
+/** What `put` names a file while it is being written: `<key>.<12 hex>.tmp`. */
+const TEMPORARY = /\.[0-9a-f]{12}\.tmp$/
+
+/**
+ * Removes the temporary files a process killed in the middle of a write left behind (a put
+ * that fails removes its own). Only files older than `olderThanMs` are taken, so a write in
+ * progress in another process sharing the folder is never cut. Returns how many were removed.
+ */
+export async function sweepTemporaryFiles(rootDir: string, { olderThanMs = 60 * 60_000, now = Date.now() } = {}) {
+	const entries = await readdir(resolve(rootDir), { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+		if (error.code === 'ENOENT') return []
+		throw error
+	})
+	let removed = 0
+	for (const entry of entries) {
+		if (!entry.isFile() || !TEMPORARY.test(entry.name)) continue
+		const path = join(entry.parentPath, entry.name)
+		const info = await stat(path).catch(() => null)
+		if (!info || now - info.mtimeMs < olderThanMs) continue
+		await rm(path, { force: true })
+		removed++
+	}
+	return removed
 }
 
 /**
