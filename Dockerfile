@@ -13,10 +13,9 @@ RUN npm run build && npm prune --omit=dev
 # Run: the built app, production dependencies (tsx, prisma included), no compilers.
 FROM node:20-bookworm-slim
 WORKDIR /app
-# /data is the one folder the node user can write: mount a volume there. Disk uploads default to
-# ./data/uploads, i.e. /app/data/uploads, which that user cannot create: run with
-# UPLOAD_DIR=/data/uploads (or UPLOAD_STORAGE=s3). See docs/deployment.md.
-ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATABASE_URL=file:/data/store.db
+# /data is the one folder the node user can write: mount a volume there. The database and disk
+# uploads both live in it (or set UPLOAD_STORAGE=s3). See docs/deployment.md.
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATABASE_URL=file:/data/store.db UPLOAD_DIR=/data/uploads
 # glibc's malloc arenas, bounded as in `npm start` (package.json config.malloc_arena_max), and
 # transparent huge pages for malloc's large blocks (config.glibc_tunables): scrypt's 32 MiB per
 # hash faults in 16 pages instead of 8,192 (docs/decisions/028).
