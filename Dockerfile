@@ -5,7 +5,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 	&& rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json prisma.config.ts ./
 COPY prisma ./prisma
-COPY app/data/database-url.ts app/data/driver-adapter.server.ts ./app/data/
+COPY app/config/database-url.ts ./app/config/
+COPY app/data/driver-adapter.server.ts ./app/data/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev

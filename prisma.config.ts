@@ -1,9 +1,5 @@
 import { defineConfig } from 'prisma/config'
-import {
-	DEFAULT_DATABASE_URL,
-	databaseProvider,
-	schemaPath,
-} from './app/data/database-url.ts'
+import { DEFAULT_DATABASE_URL, databaseProvider, schemaPath } from './app/config/database-url.ts'
 import { createDriverAdapter } from './app/data/driver-adapter.server.ts'
 
 // Offline-friendly: Prisma 6.19's WebAssembly schema engine drives the database

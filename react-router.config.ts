@@ -2,7 +2,7 @@ import type { Config } from '@react-router/dev/config'
 
 export default {
 	ssr: true,
-	// The whole route manifest is one static, cacheable asset (issue 11.2). The default, lazy
+	// The whole route manifest is one static, cacheable asset. The default, lazy
 	// discovery inlined a partial manifest into every page and matched each ancestor path against
 	// all ~40 routes per request to build it (two extra full matches for /products/:slug), and made
 	// the browser ask /__manifest on navigation. Route paths are no secret: /admin is documented.
@@ -11,7 +11,7 @@ export default {
 		// Route middleware runs before any loader or action of its subtree:
 		// the /admin guard cannot be skipped by requesting a child route's data directly.
 		v8_middleware: true,
-		// Loaders and actions get the incoming request as it is (issue 11): React Router no longer
+		// Loaders and actions get the incoming request as it is: React Router no longer
 		// copies it twice per loader to strip `.data`/`_routes`/`index`. Nothing here depends on that
 		// normalisation: `signInUrlFor` strips `.data` and `_routes` itself, and every other reader
 		// takes named search parameters.

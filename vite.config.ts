@@ -9,8 +9,11 @@ export default defineConfig(({ mode }) => ({
 	test: {
 		include: ['app/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/integration/**/*.test.ts'],
 		globalSetup: ['tests/setup/databases.global.ts'],
-		setupFiles: ['tests/setup/fail-on-console-error.ts'],
+		setupFiles: ['tests/setup/fail-on-error-log.ts'],
 		testTimeout: 20_000,
 		hookTimeout: 60_000,
+		// Most tests wait on a database, not the CPU: three workers even on two cores (each has its
+		// own SQLite file, tests/helpers/databases.ts). Vitest's default there is one.
+		maxWorkers: 3,
 	},
 }))

@@ -14,6 +14,16 @@ export class DomainError extends Error {
 	}
 }
 
+/** A write that gave up under contention (checkout, an admin cancel): nothing was written, and the
+ * caller answers 503 with Retry-After [R67]. */
+export class StoreBusyError extends Error {
+	override name = 'StoreBusyError'
+	readonly retryAfterSeconds = 2
+	constructor(message = 'The store is busy right now. Your cart is saved: please try again in a moment.') {
+		super(message)
+	}
+}
+
 export const notFound = (what: string) => new DomainError(404, `${what} was not found.`)
 
 /**
@@ -23,6 +33,8 @@ export const notFound = (what: string) => new DomainError(404, `${what} was not 
  */
 export type ErrorBody = { code: string; message: string }
 
+export const errorBody = (code: string, message: string): ErrorBody => ({ code, message })
+
 export function jsonError(status: number, code: string, message: string, headers: Record<string, string> = {}) {
-	return Response.json({ code, message } satisfies ErrorBody, { status, headers: { 'Cache-Control': 'no-store', ...headers } })
+	return Response.json(errorBody(code, message), { status, headers: { 'Cache-Control': 'no-store', ...headers } })
 }

@@ -1,18 +1,8 @@
-import {
-	Form,
-	isRouteErrorResponse,
-	Link,
-	Links,
-	Meta,
-	Outlet,
-	Scripts,
-	ScrollRestoration,
-	useRouteLoaderData,
-} from 'react-router'
+import { Form, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import { getViewer } from './auth/guards.server'
 import { viewerMiddleware } from './auth/viewer.server'
-import { repositoriesFor } from './data/repositories.server'
+import { repositoriesFor } from './repositories.server'
 import { formRefusalMiddleware } from './security/rate-limit/refusal.server'
 import { isAdmin } from './data/viewer'
 import stylesheet from './ui/app.css?url'
@@ -36,10 +26,7 @@ export async function loader(args: Route.LoaderArgs) {
 		money: { currency: store.currency, locale: store.locale },
 		cartCount,
 		flash: readFlash(args.context),
-		viewer:
-			viewer.kind === 'user'
-				? { signedIn: true as const, name: viewer.name, isAdmin: isAdmin(viewer) }
-				: { signedIn: false as const },
+		viewer: viewer.kind === 'user' ? { signedIn: true as const, name: viewer.name, isAdmin: isAdmin(viewer) } : { signedIn: false as const },
 	}
 }
 
@@ -82,7 +69,13 @@ function AccountNav({ viewer, cartCount }: { viewer: Awaited<ReturnType<typeof l
 	return (
 		<nav aria-label="Account">
 			<Link to="/cart" className="cart-link" data-testid="cart-link">
-				Cart{cartCount > 0 ? <span className="cart-count" data-testid="cart-count"> ({cartCount})</span> : null}
+				Cart
+				{cartCount > 0 ? (
+					<span className="cart-count" data-testid="cart-count">
+						{' '}
+						({cartCount})
+					</span>
+				) : null}
 			</Link>
 			{viewer.signedIn ? (
 				<>
@@ -109,7 +102,7 @@ export default function App() {
 	return <Outlet />
 }
 
-/** The browser tab's title for an error page (issue 5.11: 403 and 404 pages had none). */
+/** The browser tab's title for an error page (403 and 404 pages had none). */
 function errorTitle(status: number) {
 	if (status === 403) return 'Forbidden'
 	if (status === 404) return 'Not found'
@@ -122,10 +115,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 	const storeName = useRouteLoaderData<typeof loader>('root')?.storeName
 	const titled = (title: string) => <title>{storeName ? `${title} · ${storeName}` : title}</title>
 	if (isRouteErrorResponse(error)) {
-		const message =
-			typeof error.data === 'object' && error.data && 'message' in error.data
-				? String(error.data.message)
-				: error.statusText
+		const message = typeof error.data === 'object' && error.data && 'message' in error.data ? String(error.data.message) : error.statusText
 		return (
 			<section className="error-page">
 				{titled(errorTitle(error.status))}

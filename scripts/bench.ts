@@ -28,7 +28,7 @@ Builds the store and a bare React Router app (scripts/bench/baseline), then:
   server's peak memory while a customer sends a 200 MB upload body; the rate limiter off,
   in memory and on Redis; provider-event ingest on SQLite and PostgreSQL; what a hung or
   down Redis adds to a request (scripts/bench/redis-faults.ts; alone with --redis-faults).
-- the performance budget (issue 11; skip with --features): the store beside the baseline,
+- the performance budget (skip with --features): the store beside the baseline,
   interleaved rounds, sign-in against raw scrypt, latency during a sign-in storm, peak
   memory over 60 s of pages at 50 connections and a storm. Ends with the line
   "bench: page/baseline=… product/baseline=… signin/scrypt=… storm_healthz_p99_ms=… rss_peak_mb=…".
@@ -97,10 +97,7 @@ async function benchFeatures() {
 		console.table(rows)
 		console.log(`server memory after the run: ${main.rssMb()} MiB RSS`)
 
-		const uploadRows = await benchUploads(
-			{ label: 'disk', base, adminCookie, customerCookie: customer.cookie, rssMb: main.rssMb },
-			{ seconds, connections },
-		)
+		const uploadRows = await benchUploads({ label: 'disk', base, adminCookie, customerCookie: customer.cookie, rssMb: main.rssMb }, { seconds, connections })
 		uploadRows.push(...(await benchS3Uploads()))
 		console.log('\nuploads (peak = server RSS sampled every 20 ms during the row)\n')
 		console.table(uploadRows)

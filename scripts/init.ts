@@ -8,9 +8,10 @@ import { ensureOfflineConnection, upsertStripeConnection } from '../app/payments
 import { getDb } from '../app/data/db.server'
 import { ensureRuntimeStore } from '../app/data/runtime-store.server'
 import { closeInvalidationBus } from '../app/data/invalidation.server'
-import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, refusesPublishedPassword, seedAdmin } from '../app/data/seed-admin.server'
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, refusesPublishedPassword, seedAdmin } from '../app/auth/seed-admin.server'
 import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
 import { migrateDatabase } from './lib/migrate'
+import { unverifiedScope } from '../app/data/scope'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm run init [-- --demo]
@@ -53,14 +54,15 @@ const store = await ensureRuntimeStore(db)
 console.log(`[init] store: ${store.name}`)
 await storedSecretsReadableOrExit('init', config)
 
-await ensureOfflineConnection(db, store.id)
+const scope = unverifiedScope(db, store.id)
+await ensureOfflineConnection(scope)
 if (config.stripe) {
-	await upsertStripeConnection(db, store.id, config.stripe)
+	await upsertStripeConnection(scope, config.stripe)
 	console.log('[init] Stripe Connection "stripe" configured (keys stored encrypted)')
 }
 if (process.argv.includes('--demo')) {
 	if (config.isProduction) console.warn('[init] WARNING: adding demo Products to a production store; they are for sale until archived.')
-	const created = await seedDemoProducts(db, store.id)
+	const created = await seedDemoProducts(scope)
 	console.log(`[init] demo products: ${created} created`)
 }
 
@@ -87,8 +89,7 @@ if (outcome.kind === 'password-replaced') {
 }
 if (outcome.kind === 'not-admin') {
 	console.warn(
-		`[init] WARNING: ${outcome.email} is a registered account without the admin role; ` +
-			'it was not promoted. Set ADMIN_EMAIL to an unused address.',
+		`[init] WARNING: ${outcome.email} is a registered account without the admin role; ` + 'it was not promoted. Set ADMIN_EMAIL to an unused address.',
 	)
 }
 for (const email of outcome.retired) {

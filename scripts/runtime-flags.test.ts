@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
-// Issue 11.3: a runtime flag that is part of the memory answer is the same for `npm start`,
+// a runtime flag that is part of the memory answer is the same for `npm start`,
 // the Dockerfile and fly.toml (docs/decisions/028-performance-budget.md).
-describe('the V8 heap flags (issue 11.3)', () => {
+describe('the V8 heap flags', () => {
 	const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
 	const flags: string = pkg.config.node_flags
 
@@ -24,9 +24,9 @@ describe('the V8 heap flags (issue 11.3)', () => {
 	})
 })
 
-// Issue 11.3: glibc gives every thread that allocates an arena of its own (libuv's pool, V8's
+// glibc gives every thread that allocates an arena of its own (libuv's pool, V8's
 // compiler and GC threads); bounding them is part of the memory answer, set alike everywhere.
-describe('the malloc arena bound (issue 11.3)', () => {
+describe('the malloc arena bound', () => {
 	const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
 	const arenas: string = pkg.config.malloc_arena_max
 
@@ -42,9 +42,9 @@ describe('the malloc arena bound (issue 11.3)', () => {
 	})
 })
 
-// Issue 11.5: glibc's malloc asks for transparent huge pages for its large blocks, so scrypt's
+// glibc's malloc asks for transparent huge pages for its large blocks, so scrypt's
 // 32 MiB per hash faults in 2 MiB pages instead of 8,192 small ones (docs/decisions/028).
-describe('huge pages for large malloc blocks (issue 11.5)', () => {
+describe('huge pages for large malloc blocks', () => {
 	const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
 	const tunables: string = pkg.config.glibc_tunables
 

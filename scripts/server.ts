@@ -1,6 +1,6 @@
 /**
  * Starts the store: `npm start` (production build) or `npm run dev` (Vite dev server).
- * In production it refuses to start on a bad AUTH_SECRET (spec 5.1) and exits non-zero.
+ * In production it refuses to start on a bad AUTH_SECRET [R10] and exits non-zero.
  */
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -12,14 +12,7 @@ import express from 'express'
 import onHeaders from 'on-headers'
 import sirv from 'sirv'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
-import {
-	nonceContext,
-	rejectCrossSiteWrites,
-	rejectMalformedUrls,
-	rejectUnhandledMethods,
-	securityHeaders,
-	stampClientIp,
-} from '../app/security/http.server'
+import { nonceContext, rejectCrossSiteWrites, rejectMalformedUrls, rejectUnhandledMethods, securityHeaders, stampClientIp } from '../app/security/http.server'
 import type { Decision } from '../app/security/rate-limit/limiter.server'
 import { rateLimitMiddleware } from '../app/security/rate-limit/middleware.server'
 import { getStoreLimiter, rateLimitContext } from '../app/security/rate-limit/rate-limit.server'
@@ -27,6 +20,8 @@ import { workloadCredentialGuard } from '../app/auth/workload-credential.server'
 import { closeInvalidationBus } from '../app/data/invalidation.server'
 import { releaseEstimator } from '../app/security/strength.server'
 import { sweepTemporaryFiles } from '../app/uploads/storage/disk.server'
+import { log, routeConsoleToLog } from '../app/log/logger.server'
+import { requestLogging } from '../app/log/request-log.server'
 import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
 import { drainOnSignal, listen } from './lib/lifecycle'
 
@@ -43,21 +38,32 @@ SHUTDOWN_DRAIN_SECONDS (default 10) to finish: exit 0 when all did, 1 when some 
 	process.exit(0)
 }
 
-const config = loadConfigOrExit('store')
-await storedSecretsReadableOrExit('store', config)
+// From here on every line the process prints, a library's console output included, is one redacted JSON line [R13].
+routeConsoleToLog()
+
+// Whatever escapes every handler is logged once, through the redaction, instead of Node's raw
+// stack on stderr (an Error's message could carry a connection string) [R13]; then the process ends.
+process.on('uncaughtException', (error, origin) => {
+	log.fatal({ err: error, origin }, `[store] stopped: ${origin === 'unhandledRejection' ? 'a promise rejected unhandled' : 'an uncaught exception'}`)
+	process.exit(1)
+})
+
+const report = { info: (line: string) => log.info(line), error: (line: string) => log.error(line) }
+const config = loadConfigOrExit('store', report)
+await storedSecretsReadableOrExit('store', config, report)
 if (config.uploads.storage !== 's3') {
 	// Temporary files of writes a killed process never finished [R34]; in the background, start-up does not wait.
 	void sweepTemporaryFiles(config.uploads.dir)
-		.then((removed) => removed > 0 && console.log(`[store] removed ${removed} temporary upload file(s) a stopped process left behind`))
-		.catch((error: NodeJS.ErrnoException) => console.warn(`[store] could not sweep temporary upload files (${error.code ?? error.message})`))
+		.then((removed) => removed > 0 && log.info(`[store] removed ${removed} temporary upload file(s) a stopped process left behind`))
+		.catch((error: NodeJS.ErrnoException) => log.warn(`[store] could not sweep temporary upload files (${error.code ?? error.message})`))
 }
 // The start-up secret check is done; sign-up builds the estimator again when it needs it.
 releaseEstimator()
 if (config.usesDevFallbackSecret) {
-	console.warn('[store] AUTH_SECRET is unset: using the local-only development fallback.')
+	log.warn('[store] AUTH_SECRET is unset: using the local-only development fallback.')
 }
 if (config.isProduction && !config.publicUrlConfigured) {
-	console.warn(
+	log.warn(
 		`[store] WARNING: AUTH_URL and APP_URL are not set; the public URL is assumed to be ${config.appUrl}. ` +
 			'Set both to the real https:// address before the store is reachable from the internet.',
 	)
@@ -68,7 +74,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 
 /**
  * Static files from a list made once at start (sirv): a page request is one map lookup and
- * never touches the disk (issue 11; express.static stat()ed every page URL and built a 404
+ * never touches the disk (express.static stat()ed every page URL and built a 404
  * error object for it). GET and HEAD only; other methods go on to the routes.
  */
 function staticFiles(dir: string, options: { maxAge: number; immutable?: boolean }) {
@@ -79,20 +85,22 @@ function staticFiles(dir: string, options: { maxAge: number; immutable?: boolean
 
 const app = express()
 app.disable('x-powered-by')
+// First, so every line logged for a request (refusals included) carries its id, and every answer echoes it.
+app.use(requestLogging())
 // Only the configured number of proxies may speak for the client's address.
 app.set('trust proxy', config.trustProxy)
 app.use(...securityHeaders(config))
 // [R42] Before static files and routes try to decode the URL (each logged a stack trace).
 app.use(rejectMalformedUrls)
 app.use(compression())
-// Issue 10: the workload credential never authenticates a request, in any header or the URL.
+// the workload credential never authenticates a request, in any header or the URL.
 app.use(workloadCredentialGuard(config))
 
 let build: ServerBuild | (() => Promise<ServerBuild>)
 if (config.isProduction) {
 	const buildPath = join(root, 'build/server/index.js')
 	if (!existsSync(buildPath)) {
-		console.error('[store] No build found: run `npm run build` first.')
+		log.error('[store] No build found: run `npm run build` first.')
 		process.exit(1)
 	}
 	app.use('/assets', staticFiles(join(root, 'build/client/assets'), { immutable: true, maxAge: 31_536_000 }))
@@ -100,12 +108,9 @@ if (config.isProduction) {
 	app.use(staticFiles(join(root, 'build/client'), { maxAge: 3600 }))
 	build = (await import(pathToFileURL(buildPath).href)) as ServerBuild
 } else {
-	const vite = await import('vite').then(({ createServer }) =>
-		createServer({ root, server: { middlewareMode: true } }),
-	)
+	const vite = await import('vite').then(({ createServer }) => createServer({ root, server: { middlewareMode: true } }))
 	app.use(vite.middlewares)
-	build = () =>
-		vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
+	build = () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
 }
 
 app.use(rejectCrossSiteWrites(config))
@@ -118,7 +123,7 @@ app.use((_req, res, next) => {
 	next()
 })
 app.use(stampClientIp)
-// Spec 8: four route classes; counted before any route runs (app/security/rate-limit/).
+// [R50] four route classes; counted before any route runs (app/security/rate-limit/).
 const limiter = getStoreLimiter(config)
 app.use(
 	rateLimitMiddleware({
@@ -146,19 +151,25 @@ app.all(
 )
 
 const server = createServer(app)
+let background: { stop(): Promise<unknown> } | undefined
 // Counted from the first request, so a signal knows what is still in flight.
 const onSignal = drainOnSignal({
 	server,
 	drainMs: config.shutdownDrainMs,
-	stopped: () => Promise.all([limiter.close(), closeInvalidationBus()]),
+	stopped: () => Promise.all([limiter.close(), closeInvalidationBus(), background?.stop()]),
+	log: (line) => log.info(line),
+	warn: (line) => log.warn(line),
 })
 // `npm start` and the Dockerfile exec this process, so the platform's signal reaches it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => onSignal(signal))
 
 try {
 	const port = await listen(server, config.port, config.host)
-	console.log(`[store] listening on http://localhost:${port} (${config.nodeEnv})`)
+	log.info(`[store] listening on http://localhost:${port} (${config.nodeEnv})`)
+	// The outbox worker lives in the app's build (one copy of its modules); its entry exports the start.
+	const entry = (typeof build === 'function' ? await build() : build).entry.module as { startBackgroundWork?: () => Promise<{ stop(): Promise<unknown> }> }
+	background = await entry.startBackgroundWork?.()
 } catch (error) {
-	console.error(`[store] not started: ${(error as Error).message}`)
+	log.fatal(`[store] not started: ${(error as Error).message}`)
 	process.exit(1)
 }

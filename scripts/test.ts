@@ -1,17 +1,20 @@
 /**
  * `npm test`: every suite, the way CI runs it. Installs Debian's Chromium when
  * it is missing (root only), typechecks, builds, then runs vitest (unit and
- * integration, on SQLite and PostgreSQL) and Playwright (end-to-end against the
- * built server). Ends with one line: "summary: N passed, N failed".
+ * integration, on SQLite and PostgreSQL), the fault suite (tests/faults) and Playwright (end-to-end against the
+ * built server), then checks that every Stable capability's proof tests passed in this run.
+ * Ends with the names of failed tests and one line: "summary: N passed, N failed".
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { CAPABILITIES } from '../app/config/capabilities'
+import { judgeMaturity, readReports } from './lib/maturity'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm test [-- --skip-e2e]
 
-Runs typecheck, build, vitest and Playwright. Needs PostgreSQL on 127.0.0.1:5432
+Runs typecheck, build, vitest, the fault suite and Playwright. Needs PostgreSQL on 127.0.0.1:5432
 (trust auth), Redis on 127.0.0.1:6379 (and the redis-server binary), and Chromium at
 /usr/bin/chromium (installed with apt-get when missing and running as root).`)
 	process.exit(0)
@@ -45,8 +48,8 @@ function ensureChromium() {
 
 type Counts = { passed: number; failed: number }
 
-function vitestCounts(): Counts | null {
-	const file = `${REPORTS}/vitest.json`
+function vitestCounts(name = 'vitest'): Counts | null {
+	const file = `${REPORTS}/${name}.json`
 	if (!existsSync(file)) return null
 	const report = JSON.parse(readFileSync(file, 'utf8'))
 	return { passed: report.numPassedTests, failed: report.numFailedTests + report.numPendingTests }
@@ -65,17 +68,24 @@ const results: Array<[string, boolean]> = []
 const npx = (args: string[], env?: NodeJS.ProcessEnv) => step(args.join(' '), 'npx', args, env)
 
 results.push(['typecheck', npx(['react-router', 'typegen']) && npx(['tsc'])])
+results.push(['lint', npx(['eslint', '.'])])
+results.push(['format', npx(['prettier', '--check', '.'])])
 results.push(['build', step('npm run build', 'npm', ['run', 'build'])])
+const built = () => results.find(([name]) => name === 'build')?.[1] === true
+results.push(['vitest', npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORTS}/vitest.json`])])
+// The fault suite: the production build while Redis, PostgreSQL, the process or the disk fail.
 results.push([
-	'vitest',
-	npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORTS}/vitest.json`]),
+	'faults',
+	built() &&
+		npx(['vitest', 'run', '--config', 'tests/faults/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORTS}/faults.json`]),
 ])
 // End-to-end on the embedded default, then the database-backed specs on PostgreSQL.
 const ENGINES = ['sqlite', 'postgresql']
 if (!skipE2e) {
-	const ready = ensureChromium() && results[1]?.[1] === true
+	const ready = ensureChromium() && built()
 	for (const engine of ENGINES) {
-		const e2e = ready &&
+		const e2e =
+			ready &&
 			npx(['playwright', 'test', '--config', 'tests/playwright.config.ts', '--reporter=list,json'], {
 				E2E_DATABASE: engine,
 				PLAYWRIGHT_JSON_OUTPUT_NAME: `${REPORTS}/playwright-${engine}.json`,
@@ -84,7 +94,17 @@ if (!skipE2e) {
 	}
 }
 
-const suites = [vitestCounts(), ...(skipE2e ? [] : ENGINES.map(playwrightCounts))]
+// [R70] A capability marked Stable must have every proof test present and passed in this run.
+if (!skipE2e) {
+	console.log('\n▶ maturity: every Stable capability’s proof tests passed in this run')
+	const { outcomes } = readReports(REPORTS, process.cwd())
+	const problems = judgeMaturity(CAPABILITIES, outcomes)
+	for (const problem of problems) console.error(`  ${problem}`)
+	if (problems.length === 0) console.log(`  ${CAPABILITIES.filter((c) => c.maturity === 'stable').length} Stable capabilities, each proof passed`)
+	results.push(['maturity', problems.length === 0])
+}
+
+const suites = [vitestCounts(), vitestCounts('faults'), ...(skipE2e ? [] : ENGINES.map(playwrightCounts))]
 const total = suites.reduce<Counts>(
 	(sum, counts) => ({
 		passed: sum.passed + (counts?.passed ?? 0),
@@ -95,9 +115,44 @@ const total = suites.reduce<Counts>(
 )
 const failedSteps = results.filter(([, ok]) => !ok).map(([name]) => name)
 
+/** The names of the tests a report says failed, so the last lines of a CI log say what broke. */
+function failedTests(): string[] {
+	const names: string[] = []
+	for (const name of ['vitest', 'faults']) {
+		const file = `${REPORTS}/${name}.json`
+		if (!existsSync(file)) continue
+		for (const suite of JSON.parse(readFileSync(file, 'utf8')).testResults ?? []) {
+			for (const test of suite.assertionResults ?? []) {
+				if (test.status !== 'passed') names.push(`${name}: ${test.fullName} (${test.status}) ${String(test.failureMessages?.[0] ?? '').split('\n')[0]}`)
+			}
+		}
+	}
+	for (const engine of skipE2e ? [] : ENGINES) {
+		const file = `${REPORTS}/playwright-${engine}.json`
+		if (!existsSync(file)) continue
+		type Spec = { title: string; ok: boolean; tests?: Array<{ results?: Array<{ error?: { message?: string } }> }> }
+		// The first line of the first error, without the terminal's colour codes.
+		const firstError = (spec: Spec) =>
+			(spec.tests ?? [])
+				.flatMap((t) => t.results ?? [])
+				.map((r) => r.error?.message ?? '')
+				.find(Boolean)
+				?.replace(/\u001b\[[0-9;]*m/g, '')
+				.split('\n')[0] ?? ''
+		const walk = (suite: { title: string; suites?: unknown[]; specs?: Spec[] }, path: string[]) => {
+			for (const spec of suite.specs ?? [])
+				if (!spec.ok) names.push(`playwright (${engine}): ${[...path, spec.title].join(' › ')} ${firstError(spec)}`.trimEnd())
+			for (const child of (suite.suites ?? []) as (typeof suite)[]) walk(child, [...path, child.title])
+		}
+		for (const suite of JSON.parse(readFileSync(file, 'utf8')).suites ?? []) walk(suite, [suite.title])
+	}
+	return names
+}
+
 console.log('')
+for (const name of failedTests()) console.log(`failed: ${name}`)
 for (const [name, ok] of results) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}`)
-const names = ['vitest', ...(skipE2e ? [] : ENGINES.map((engine) => `playwright (${engine})`))]
+const names = ['vitest', 'faults', ...(skipE2e ? [] : ENGINES.map((engine) => `playwright (${engine})`))]
 console.log(names.map((name, i) => `${name}: ${JSON.stringify(suites[i])}`).join('  '))
 if (failedSteps.length > 0 && total.failed === 0) total.failed = failedSteps.length
 console.log(`took ${Math.round((Date.now() - started) / 1000)}s`)

@@ -38,10 +38,7 @@ process.env.E2E_DB_DIR ??= mkdtempSync(path.join(tmpdir(), 'store-e2e-'))
 // database (created here once, dropped in the global teardown) instead of SQLite.
 const engine = process.env.E2E_DATABASE === 'postgresql' ? 'postgresql' : 'sqlite'
 if (engine === 'postgresql') process.env.E2E_PG_DATABASE ??= (await createTestDatabase('store_e2e')).name
-const databaseUrl =
-	engine === 'postgresql'
-		? testDatabaseUrl(process.env.E2E_PG_DATABASE ?? '')
-		: `file:${path.join(process.env.E2E_DB_DIR, 'store.db')}`
+const databaseUrl = engine === 'postgresql' ? testDatabaseUrl(process.env.E2E_PG_DATABASE ?? '') : `file:${path.join(process.env.E2E_DB_DIR, 'store.db')}`
 
 const port = Number(process.env.E2E_PORT)
 const baseURL = `http://127.0.0.1:${port}`
@@ -49,7 +46,26 @@ const baseURL = `http://127.0.0.1:${port}`
 export default defineConfig({
 	testDir: './e2e',
 	// Headers and start-up refusals do not touch the database: once, on SQLite, is enough.
-	testMatch: engine === 'postgresql' ? ['auth.spec.ts', 'admin.spec.ts', 'hardening.spec.ts', 'uploads.spec.ts', 'storefront.spec.ts', 'store-admin.spec.ts', 'events.spec.ts', 'sso.spec.ts', 'sessions.spec.ts', 'two-factor.spec.ts', 'rate-limits.spec.ts', 'checkout-busy.spec.ts'] : undefined,
+	testMatch:
+		engine === 'postgresql'
+			? [
+					'auth.spec.ts',
+					'canary.spec.ts',
+					'admin.spec.ts',
+					'hardening.spec.ts',
+					'uploads.spec.ts',
+					'storefront.spec.ts',
+					'store-admin.spec.ts',
+					'events.spec.ts',
+					'sso.spec.ts',
+					'sessions.spec.ts',
+					'two-factor.spec.ts',
+					'rate-limits.spec.ts',
+					'checkout-busy.spec.ts',
+					'diagnose.spec.ts',
+					'email.spec.ts',
+				]
+			: undefined,
 	outputDir: path.join(root, 'test-results'),
 	globalTeardown: './e2e/support/global-teardown.ts',
 	timeout: 30_000,

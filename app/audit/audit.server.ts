@@ -2,7 +2,7 @@ import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
 
 /**
- * The Store Admin activity log (issue 8.3): every admin write adds one row in the SAME
+ * The Store Admin activity log: every admin write adds one row in the SAME
  * transaction as the change, so a failed change leaves no entry and a change never goes
  * unrecorded. Append-only: nothing in the store updates or deletes these rows.
  */

@@ -5,7 +5,7 @@ import { cookieHeader } from '../../tests/helpers/http'
 import { handleAuthRequest, MAX_AUTH_BODY_BYTES } from './auth-endpoint.server'
 import { mayCarryCookie } from './account-rules.server'
 import { ADMIN_HTTP_PATHS } from './auth.server'
-import { seedAdmin } from '../data/seed-admin.server'
+import { seedAdmin } from './seed-admin.server'
 
 const ORIGIN = 'http://localhost:3000'
 
@@ -23,7 +23,7 @@ function call(t: TestDatabase, path: string, init: { body?: BodyInit; cookie?: s
 const json = (value: unknown) => JSON.stringify(value)
 const strongPassword = () => `pw-${randomUUID()}`
 
-describe.each(PROVIDERS)('account rules on /api/auth/* on %s (issue 5)', (provider) => {
+describe.each(PROVIDERS)('account rules on /api/auth/* on %s', (provider) => {
 	let t: TestDatabase
 
 	beforeAll(async () => {
@@ -31,7 +31,7 @@ describe.each(PROVIDERS)('account rules on /api/auth/* on %s (issue 5)', (provid
 	})
 	afterAll(() => t.db.$disconnect())
 
-	describe('bounded bodies and fields (issue 5.2)', () => {
+	describe('bounded bodies and fields [R43]', () => {
 		it('answers 413 to an oversize sign-up body before better-auth reads it, creating nothing', async () => {
 			const email = uniqueEmail('huge')
 			const response = await call(t, '/sign-up/email', {
@@ -88,7 +88,7 @@ describe.each(PROVIDERS)('account rules on /api/auth/* on %s (issue 5)', (provid
 		})
 	})
 
-	describe('common passwords (issue 5.8, ASVS 6.2.4)', () => {
+	describe('common passwords (ASVS 6.2.4)', () => {
 		it.each(['password123', 'iloveyou2024', 'P@$$w0rd!', 'qwertyuiop'])('refuses %j at sign-up with a reason', async (password) => {
 			const email = uniqueEmail('weak')
 			const response = await call(t, '/sign-up/email', { body: json({ name: 'Weak', email, password }) })
@@ -118,7 +118,7 @@ describe.each(PROVIDERS)('account rules on /api/auth/* on %s (issue 5)', (provid
 		})
 	})
 
-	describe('a ban ends access everywhere (issue 5.3)', () => {
+	describe('a ban ends access everywhere', () => {
 		async function bannedCustomer(how: 'database' | 'adapter') {
 			const customer = await signUpCustomer(t.auth)
 			// A second browser of the same user.
@@ -184,7 +184,7 @@ describe.each(PROVIDERS)('account rules on /api/auth/* on %s (issue 5)', (provid
 		})
 	})
 
-	describe('only the admin API the store offers (issue 5.4)', () => {
+	describe('only the admin API the store offers [R6]', () => {
 		let adminCookie: string
 
 		beforeAll(async () => {
@@ -196,7 +196,14 @@ describe.each(PROVIDERS)('account rules on /api/auth/* on %s (issue 5)', (provid
 
 		it('knows the admin plugin’s endpoints it turns off', () => {
 			expect(ADMIN_HTTP_PATHS).toEqual(
-				expect.arrayContaining(['/admin/create-user', '/admin/set-role', '/admin/impersonate-user', '/admin/set-user-password', '/admin/remove-user', '/admin/ban-user']),
+				expect.arrayContaining([
+					'/admin/create-user',
+					'/admin/set-role',
+					'/admin/impersonate-user',
+					'/admin/set-user-password',
+					'/admin/remove-user',
+					'/admin/ban-user',
+				]),
 			)
 		})
 
@@ -209,7 +216,17 @@ describe.each(PROVIDERS)('account rules on /api/auth/* on %s (issue 5)', (provid
 						const response = await call(t, spelling, {
 							method,
 							cookie: adminCookie,
-							body: method === 'POST' ? json({ userId: customer.userId, role: 'admin', email: uniqueEmail('x'), password: strongPassword(), name: 'x', newPassword: strongPassword() }) : undefined,
+							body:
+								method === 'POST'
+									? json({
+											userId: customer.userId,
+											role: 'admin',
+											email: uniqueEmail('x'),
+											password: strongPassword(),
+											name: 'x',
+											newPassword: strongPassword(),
+										})
+									: undefined,
 						})
 						expect(response.status, `${method} ${spelling}`).toBe(404)
 					}
@@ -227,7 +244,7 @@ describe.each(PROVIDERS)('account rules on /api/auth/* on %s (issue 5)', (provid
 	})
 })
 
-describe('mayCarryCookie: when the ban check may be skipped (issue 11, spec 5.3)', () => {
+describe('mayCarryCookie: when the ban check may be skipped [R20]', () => {
 	const NAME = 'better-auth.session_token'
 	const withCookie = (cookie: string) => new Headers({ cookie })
 

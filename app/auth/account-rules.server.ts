@@ -8,7 +8,7 @@ import { passwordWeakness } from '../security/strength.server'
 
 /**
  * The store's account rules, enforced inside better-auth so that the pages (which call
- * `auth.api.*`) and direct `/api/auth/*` requests cannot drift apart (issue 5.2, 5.3, 5.8):
+ * `auth.api.*`) and direct `/api/auth/*` requests cannot drift apart [R43]:
  * - name and email obey the forms' own field rules, on sign-up, profile update and any
  *   user the server creates (database hooks are the backstop for every path);
  * - a new password must pass the strength estimator (sign-up, change and set password);
@@ -56,7 +56,7 @@ type Body = Record<string, unknown> | undefined
  * Whether a hook's request may carry the cookie `name`: false only when its Cookie header (the
  * context's headers, else its request's: where better-call reads cookies from) holds that name
  * nowhere, so no parser can find it (better-call's reads names verbatim, trimmed). Lets a hook
- * that starts by reading the cookie be skipped without running it (issue 11: every sign-in
+ * that starts by reading the cookie be skipped without running it (every sign-in
  * without a session ran this hook's whole middleware for nothing).
  */
 export function mayCarryCookie(ctx: { headers?: Headers; request?: Request }, name: string): boolean {
@@ -102,6 +102,13 @@ export function accountRules({ db }: { db: Db }) {
 					handler: createAuthMiddleware(async (ctx) => {
 						const body = ctx.body as Body
 						if (body && 'name' in body) checkProfileFields({ name: body.name })
+					}),
+				},
+				{
+					// A reset has no session: the strength rules without the account's own words.
+					matcher: (ctx) => ctx.path === '/reset-password',
+					handler: createAuthMiddleware(async (ctx) => {
+						checkNewPassword((ctx.body as Body)?.newPassword, [])
 					}),
 				},
 				{

@@ -22,7 +22,7 @@ function emailOf(body: Uint8Array) {
 export const MAX_AUTH_BODY_BYTES = MAX_FORM_BYTES
 
 /**
- * Hands a request to better-auth after the store's own checks (issue 5.2, 5.4):
+ * Hands a request to better-auth after the store's own checks [R43, R6]:
  * - the admin plugin's HTTP surface answers 404 however the path is spelled (better-auth's
  *   `disabledPaths` covers the canonical spelling; this covers case and repeated slashes);
  * - the body is read here, within MAX_AUTH_BODY_BYTES, before better-auth sees a byte of
@@ -33,7 +33,7 @@ export async function handleAuthRequest(request: Request, auth: Auth = getAuth()
 	if (path === '/api/auth/admin' || path.startsWith('/api/auth/admin/')) {
 		return jsonError(404, 'NOT_FOUND', 'Not found')
 	}
-	// Issue 10: an OAuth callback exists only for the enabled managed provider (spec 5.5, 5.9).
+	// an OAuth callback exists only for the enabled managed provider [R22, R24].
 	if (unknownProviderRoute(path, config)) return jsonError(404, 'NOT_FOUND', 'Not found')
 	if (request.method === 'GET' || request.method === 'HEAD') return auth.handler(request)
 
@@ -46,7 +46,7 @@ export async function handleAuthRequest(request: Request, auth: Auth = getAuth()
 		}
 		throw error
 	}
-	// Issue 10: the workload credential (or the OAuth client secret) is never a password or a token.
+	// the workload credential (or the OAuth client secret) is never a password or a token.
 	if (bodyCarriesSecret(body, refusedSecrets(config))) return refusalResponse()
 	const headers = new Headers(request.headers)
 	headers.delete('content-length')

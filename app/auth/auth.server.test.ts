@@ -2,7 +2,7 @@ import * as betterAuthPassword from '@better-auth/utils/password'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseConfig } from '../config/env.server'
 import { createAuth } from './auth.server'
-import { expectConsoleError } from '../../tests/setup/fail-on-console-error'
+import { expectErrorLog } from '../../tests/setup/fail-on-error-log'
 import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer, uniqueEmail } from '../../tests/helpers/databases'
 
 const ORIGIN = 'http://localhost:3000'
@@ -17,7 +17,7 @@ function api(t: TestDatabase, path: string, body: unknown, cookie?: string) {
 	)
 }
 
-describe.each(PROVIDERS)('better-auth on %s (spec 5: authentication)', (provider) => {
+describe.each(PROVIDERS)('better-auth on %s [R20]', (provider) => {
 	let t: TestDatabase
 
 	beforeAll(async () => {
@@ -25,13 +25,13 @@ describe.each(PROVIDERS)('better-auth on %s (spec 5: authentication)', (provider
 	})
 	afterAll(() => t.db.$disconnect())
 
-	it('registers a Customer with role user, scoped to the runtime Store (spec 2: customer account)', async () => {
+	it('registers a Customer with role user, scoped to the runtime Store [R2] (customer account)', async () => {
 		const { userId } = await signUpCustomer(t.auth)
 		const user = await t.db.user.findUniqueOrThrow({ where: { id: userId }, select: { role: true, storeId: true } })
 		expect(user).toEqual({ role: 'user', storeId: t.storeId })
 	})
 
-	it('signs in an account whose hash better-auth made before hashing moved to the worker pool (issue 11.4)', async () => {
+	it('signs in an account whose hash better-auth made before hashing moved to the worker pool', async () => {
 		const { userId, email } = await signUpCustomer(t.auth)
 		const before = await betterAuthPassword.hashPassword('an older Passphrase 1')
 		await t.db.account.updateMany({ where: { userId, providerId: 'credential' }, data: { password: before } })
@@ -40,7 +40,7 @@ describe.each(PROVIDERS)('better-auth on %s (spec 5: authentication)', (provider
 		await expect(t.auth.api.signInEmail({ body: { email, password: 'an older Passphrase 2' } })).rejects.toMatchObject({ statusCode: 401 })
 	})
 
-	it('hashes the password with scrypt, never storing it in clear (spec 2, spec 9)', async () => {
+	it('hashes the password with scrypt, never storing it in clear [R20]', async () => {
 		const { userId } = await signUpCustomer(t.auth)
 		const account = await t.db.account.findFirstOrThrow({
 			where: { userId, providerId: 'credential' },
@@ -86,7 +86,7 @@ describe.each(PROVIDERS)('better-auth on %s (spec 5: authentication)', (provider
 		expect(user).toEqual({ role: 'user', storeId: t.storeId, name: 'Test Shopper' })
 	})
 
-	it('answers 404 on the admin plugin’s endpoints to anonymous callers and customers (issue 5.4)', async () => {
+	it('answers 404 on the admin plugin’s endpoints to anonymous callers and customers [R6]', async () => {
 		const { cookie } = await signUpCustomer(t.auth)
 		const email = uniqueEmail('sneaky')
 		const body = { email, password: 'correct horse battery', name: 'x', role: 'admin' }
@@ -110,11 +110,14 @@ describe.each(PROVIDERS)('better-auth on %s (spec 5: authentication)', (provider
 		expect(await wrong.json()).toEqual(await unknown.json())
 	})
 
-	it('offers no social sign-in, whatever credentials the environment holds (spec 5.5)', async () => {
-		expectConsoleError(/Provider not found/)
+	it('offers no social sign-in, whatever credentials the environment holds [R22]', async () => {
+		expectErrorLog(/Provider not found/)
 		const names = ['GOOGLE', 'GITHUB', 'APPLE', 'FACEBOOK', 'MICROSOFT', 'DISCORD']
 		const env = Object.fromEntries(
-			names.flatMap((n) => [[`${n}_CLIENT_ID`, 'set-but-unused'], [`${n}_CLIENT_SECRET`, 'set-but-unused']]),
+			names.flatMap((n) => [
+				[`${n}_CLIENT_ID`, 'set-but-unused'],
+				[`${n}_CLIENT_SECRET`, 'set-but-unused'],
+			]),
 		)
 		Object.assign(process.env, env)
 		try {
@@ -136,8 +139,8 @@ describe.each(PROVIDERS)('better-auth on %s (spec 5: authentication)', (provider
 		}
 	})
 
-	it('registers no password-reset flow (spec 5.4)', async () => {
-		expectConsoleError(/Reset password isn't enabled/)
+	it('registers no password-reset flow [R21]', async () => {
+		expectErrorLog(/Reset password isn't enabled/)
 		const { email } = await signUpCustomer(t.auth)
 		const response = await api(t, '/request-password-reset', { email, redirectTo: '/reset' })
 		expect(response.status).toBeGreaterThanOrEqual(400)

@@ -5,21 +5,25 @@ import { type Config, getConfig } from '../config/env.server'
 import { type Db, getDb } from '../data/db.server'
 import { runtimeStoreId } from '../data/runtime-store.server'
 import { CLIENT_IP_HEADER } from '../security/http.server'
-import { authSecretVersions } from '../security/secret-policy'
-import { mergeGuestCart } from '../cart/cart.server'
-import { claimGuestOrders } from '../orders/claim.server'
+import { authSecretVersions } from '../config/secret-policy'
 import { accountRules } from './account-rules.server'
 import { hashPassword, verifyPassword } from './password-hashing.server'
 import { guestIdFromCookieHeader } from './guest-cookie.server'
+import { signInHooks } from './sign-in-hooks.server'
 import { ssoPlugins } from './sso.server'
 import { twoFactorPlugins } from './two-factor.server'
 import { withUserReadsRemembered } from './user-reads.server'
 import { workloadCredentialRule } from './workload-credential.server'
+import { runtimeScope, viewerScope } from '../data/scope'
+import { log } from '../log/logger.server'
 
 const adminPlugin = () => admin({ defaultRole: 'user', adminRoles: ['admin'] })
 
+/** How long a password-reset link works. */
+export const RESET_TOKEN_SECONDS = 30 * 60
+
 /**
- * Issue 5.4, docs/decisions/010-admin-api-surface.md: the admin plugin gives roles, bans
+ * [R6] docs/decisions/010-admin-api-surface.md: the admin plugin gives roles, bans
  * and the server-side `auth.api.createUser` the seeding uses, but none of its HTTP
  * endpoints backs a screen of the store, so every one of them answers 404 over HTTP.
  */
@@ -28,8 +32,8 @@ export const ADMIN_HTTP_PATHS = Object.values(adminPlugin().endpoints).map((endp
 /**
  * better-auth owns sessions, cookies and password checks; its scrypt runs in a worker
  * pool (password-hashing.server.ts) with the same parameters and stored format.
- * Spec 5.3: email and password on for Customers and admins. Spec 5.4: no
- * password-reset or verification callbacks are registered. Spec 5.5: no social
+ * [R20] email and password on for Customers and admins. [R21] no
+ * password-reset or verification callbacks are registered. [R22] no social
  * providers are configured, whatever credentials the environment holds.
  */
 export const APP_NAME = 'Store'
@@ -47,17 +51,35 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 		secrets: authSecretVersions(config),
 		baseURL: config.authUrl,
 		basePath: '/api/auth',
+		// better-auth's own lines (a refused provider, an unexpected error) go through the store's
+		// logger, redacted and with the request's id, not to the console [R13].
+		// No `level` here: with one set, better-auth also sends a refused request's message to its
+		// module-wide logger, which prints to the console, outside this one.
+		logger: {
+			log: (level, message, ...args) => log[level](args.length > 0 ? { detail: args } : {}, `[auth] ${message}`),
+		},
 		disabledPaths: ADMIN_HTTP_PATHS,
 		trustedOrigins: config.trustedOrigins,
-		// Issue 11.5 (user-reads.server.ts): a sign-in reads its user once, not again for the ban check.
+		// a sign-in reads its user once, not again for the ban check.
 		database: withUserReadsRemembered(prismaAdapter(db, { provider: config.databaseProvider })),
 		emailAndPassword: {
 			enabled: true,
 			autoSignIn: true,
 			minPasswordLength: 8,
 			maxPasswordLength: 128,
-			// better-auth's scrypt and format, off libuv's shared pool (issue 11.4).
+			// better-auth's scrypt and format, off libuv's shared pool.
 			password: { hash: hashPassword, verify: verifyPassword },
+			// [R21] Recovery only when the operator turned it on and mail can be sent (docs/decisions/041):
+			// a single-use token for 30 minutes, every session of the account ended on reset.
+			...(config.passwordRecovery
+				? {
+						resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+						revokeSessionsOnPasswordReset: true,
+						sendResetPassword: async ({ user, token }: { user: { email: string }; token: string }) => {
+							await signInHooks().resetRequested?.({ storeId: await runtimeStoreId(db), email: user.email, token })
+						},
+					}
+				: {}),
 		},
 		user: {
 			// input: false — a caller can never set these at sign-up or profile update.
@@ -75,10 +97,12 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 			user: {
 				create: {
 					before: scopeToStore,
-					// Order claiming (spec 3.2): off until Stable; proof is this browser's guestId.
+					// Order claiming [R71]: off until Stable; proof is this browser's guestId.
 					after: async (user, ctx) => {
+						const hook = signInHooks().afterSignUp
+						if (!hook) return
 						const guestId = await guestIdFromCookieHeader(ctx?.headers?.get('cookie'))
-						await claimGuestOrders({ db, storeId: await runtimeStoreId(db), userId: user.id, guestId })
+						await hook({ scope: await runtimeScope(db), userId: user.id, guestId })
 					},
 				},
 			},
@@ -89,13 +113,14 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 					after: async (session, ctx) => {
 						const guestId = await guestIdFromCookieHeader(ctx?.headers?.get('cookie'))
 						const storeId = (session as { storeId?: string }).storeId
-						if (guestId && storeId) await mergeGuestCart({ db, storeId, guestId, userId: session.userId })
+						const hook = signInHooks().afterSessionCreated
+						if (hook && guestId && storeId) await hook({ scope: viewerScope(db, { storeId }), guestId, userId: session.userId })
 					},
 				},
 			},
 		},
 		advanced: {
-			// One query for a user and their accounts, or a session and its user (issue 11: sign-in and
+			// One query for a user and their accounts, or a session and its user (sign-in and
 			// every signed-in page paid for two compiled Prisma queries where one does).
 			database: { joins: true },
 			useSecureCookies: config.authUrl.startsWith('https:'),
@@ -104,15 +129,15 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 		telemetry: { enabled: false },
 		// One 429 contract: the store's own limiter fronts /api/auth/* (app/security/rate-limit/).
 		rateLimit: { enabled: false },
-		// Issue 10: OAuth callback failures land on the sign-in page, which explains them.
+		// OAuth callback failures land on the sign-in page, which explains them.
 		onAPIError: { errorURL: `${config.appUrl}/sign-in` },
 		plugins: [
 			adminPlugin(),
 			accountRules({ db }),
-			// Issue 10 (app/auth/sso.server.ts, workload-credential.server.ts): managed sign-in when configured.
+			// managed sign-in when configured.
 			workloadCredentialRule(config),
 			...ssoPlugins({ db, config }),
-			// Issue 10.4 (app/auth/two-factor.server.ts): TOTP and backup codes; the Store's admin rule.
+			// TOTP and backup codes; the Store's admin rule.
 			...twoFactorPlugins({ db, issuer: APP_NAME }),
 		],
 	})

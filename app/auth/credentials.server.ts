@@ -15,9 +15,7 @@ function cookiesOf(headers: Headers) {
 	return out
 }
 
-export type Outcome<T = unknown> =
-	| { ok: true; headers: Headers; response: T }
-	| { ok: false; status: number; code: string; message: string; headers: Headers }
+export type Outcome<T = unknown> = { ok: true; headers: Headers; response: T } | { ok: false; status: number; code: string; message: string; headers: Headers }
 
 /** better-auth's answer as a value: the cookies it set (also on failure: it may expire one) and its body. */
 export async function outcome<T>(call: () => Promise<{ headers: Headers; response: T }>): Promise<Outcome<T>> {
@@ -54,12 +52,7 @@ export async function signInWithEmail(input: { email: string; password: string; 
 }
 
 /** Registers a Customer account (role `user`; nothing privileged is accepted) and signs it in. */
-export function signUpWithEmail(input: {
-	name: string
-	email: string
-	password: string
-	request: Request
-}) {
+export function signUpWithEmail(input: { name: string; email: string; password: string; request: Request }) {
 	return outcome(() =>
 		getAuth().api.signUpEmail({
 			body: { name: input.name, email: input.email, password: input.password },
@@ -74,7 +67,7 @@ export function signOut(request: Request) {
 }
 
 /**
- * Changes the signed-in user's password (issue 5.9). better-auth checks the current one,
+ * Changes the signed-in user's password [R26]. better-auth checks the current one,
  * the account rules check the new one's strength, and every other session of the user
  * ends (ASVS 7.4.3); this browser gets a fresh session cookie.
  */
@@ -85,5 +78,19 @@ export function changePassword(input: { currentPassword: string; newPassword: st
 			headers: input.request.headers,
 			returnHeaders: true,
 		}),
+	)
+}
+
+/** Asks better-auth for a reset mail; its answer is the same whether or not the address has an account. */
+export function requestPasswordReset(input: { email: string; request: Request }) {
+	return outcome(() =>
+		getAuth().api.requestPasswordReset({ body: { email: input.email, redirectTo: '/reset-password' }, headers: input.request.headers, returnHeaders: true }),
+	)
+}
+
+/** Sets a new password with a reset token: single use, 30 minutes; every session of the account ends. */
+export function resetPassword(input: { token: string; newPassword: string; request: Request }) {
+	return outcome(() =>
+		getAuth().api.resetPassword({ body: { token: input.token, newPassword: input.newPassword }, headers: input.request.headers, returnHeaders: true }),
 	)
 }

@@ -8,7 +8,7 @@ process.env.DATABASE_URL = inject('databases').sqlite
 process.env.NODE_ENV = 'test'
 const { getAuth } = await import('./auth.server')
 const { getDb } = await import('../data/db.server')
-const { seedAdmin } = await import('../data/seed-admin.server')
+const { seedAdmin } = await import('./seed-admin.server')
 const { getViewer, requireAdmin, requireUser } = await import('./guards.server')
 const { viewerMiddleware } = await import('./viewer.server')
 
@@ -52,7 +52,7 @@ beforeAll(async () => {
 	adminCookie = await signIn(email, 'admin password 123')
 })
 
-describe('Store Admin guard (spec 3.1, spec 4)', () => {
+describe('Store Admin guard [R5]', () => {
 	it('redirects an unauthenticated request to sign-in, keeping where it was going', async () => {
 		const { thrown } = await run(requireAdmin)
 		expect(thrown).toBeInstanceOf(Response)
@@ -96,7 +96,7 @@ describe('Store Admin guard (spec 3.1, spec 4)', () => {
 	})
 })
 
-describe('guestId cookie (spec 1: guests are tracked by guestId)', () => {
+describe('guestId cookie [R2] (guests are tracked by guestId)', () => {
 	it('sets a signed, HttpOnly guestId on first visit and keeps it afterwards', async () => {
 		const first = await run<{ kind: string; guestId: string }>(getViewer)
 		const setCookie = first.response.headers.get('set-cookie') ?? ''

@@ -19,16 +19,13 @@ export async function requireUser(args: GuardArgs): Promise<UserViewer> {
 }
 
 /**
- * Spec 3.1 / 4: a Store Admin session, or a redirect to sign-in (anonymous),
+ * [R5] a Store Admin session, or a redirect to sign-in (anonymous),
  * or 403 (signed in without the `admin` role).
  */
 export async function requireAdmin(args: GuardArgs): Promise<AdminViewer> {
 	const viewer = await requireUser(args)
 	if (!isAdmin(viewer)) {
-		throw data(
-			{ message: 'Store Admin is for administrators only.' },
-			{ status: 403, statusText: 'Forbidden' },
-		)
+		throw data({ message: 'Store Admin is for administrators only.' }, { status: 403, statusText: 'Forbidden' })
 	}
 	return viewer
 }

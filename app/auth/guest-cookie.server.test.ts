@@ -1,7 +1,7 @@
 import { createCookie } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { getConfig } from '../config/env.server'
-import { guestIdFromCookieHeader, issueGuestId } from './guest-cookie.server'
+import { guestIdFromCookieHeader, issueGuestId, serializeWithReactRouter } from './guest-cookie.server'
 
 const GUEST = '0b5c8f0e-2a44-4f7e-9a51-6c1d2e3f4a5b'
 
@@ -9,12 +9,20 @@ const GUEST = '0b5c8f0e-2a44-4f7e-9a51-6c1d2e3f4a5b'
 const routerCookie = (secret: string) => createCookie('guestId', { secrets: [secret], path: '/' })
 const header = (setCookie: string) => setCookie.split(';')[0] ?? ''
 
-describe('the guestId cookie (spec 1: guest carts; issue 11: read without WebCrypto)', () => {
+describe('the guestId cookie [R2] (guest carts; read without WebCrypto)', () => {
 	it('reads a guest id React Router signed, and one it issued itself', async () => {
 		const signed = header(await routerCookie(getConfig().authSecret).serialize(GUEST))
 		expect(await guestIdFromCookieHeader(`theme=dark; ${signed}; other=1`)).toBe(GUEST)
-		const issued = await issueGuestId()
+		const issued = issueGuestId()
 		expect(await guestIdFromCookieHeader(header(issued.setCookie))).toBe(issued.guestId)
+	})
+
+	it('issues, in one synchronous step, exactly the Set-Cookie React Router writes for the same id', async () => {
+		for (let i = 0; i < 20; i++) {
+			const issued = issueGuestId()
+			expect(issued.setCookie).toBe(await serializeWithReactRouter(issued.guestId))
+			expect(await guestIdFromCookieHeader(header(issued.setCookie))).toBe(issued.guestId)
+		}
 	})
 
 	it('refuses a value signed with another secret, altered, unsigned or malformed', async () => {

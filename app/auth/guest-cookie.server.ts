@@ -3,12 +3,14 @@ import { createCookie } from 'react-router'
 import { getConfig } from '../config/env.server'
 
 /**
- * Spec 1: Guest Carts are tracked by a `guestId` cookie set on first visit.
+ * [R2] Guest Carts are tracked by a `guestId` cookie set on first visit.
  * Signed with AUTH_SECRET: a forged or altered value fails verification and is replaced.
  */
+const GUEST_MAX_AGE_S = 60 * 60 * 24 * 365
+
 let cached: { secret: string; cookie: ReturnType<typeof createCookie> } | undefined
 
-/** Built once per secret (issue 11: it was rebuilt on every request). */
+/** Built once per secret (it was rebuilt on every request). */
 function guestCookie() {
 	const config = getConfig()
 	if (cached?.secret === config.authSecret) return cached.cookie
@@ -18,7 +20,7 @@ function guestCookie() {
 		sameSite: 'lax',
 		secure: config.appUrl.startsWith('https:'),
 		path: '/',
-		maxAge: 60 * 60 * 24 * 365,
+		maxAge: GUEST_MAX_AGE_S,
 	})
 	cached = { secret: config.authSecret, cookie }
 	return cookie
@@ -38,7 +40,7 @@ const GUEST_COOKIE = /(?:^|;)\s*guestId=([^;]*)/
  *
  * Reads what `guestCookie().serialize` writes — React Router's signed cookie format,
  * `base64(JSON) + "." + base64(HMAC-SHA256(secret, that))` without padding, URI-encoded —
- * with node:crypto in one synchronous step (issue 11: React Router's own parse goes through
+ * with node:crypto in one synchronous step (React Router's own parse goes through
  * WebCrypto, importing the key and verifying asynchronously on every page view). A value
  * that is not exactly a signed guest id is no guest id.
  */
@@ -71,7 +73,22 @@ function signedWith(data: string, mac: Buffer, secret: string) {
 	return mac.length === expected.length && timingSafeEqual(mac, expected)
 }
 
-export async function issueGuestId() {
+/**
+ * A new guest id and its Set-Cookie header, written with node:crypto in one synchronous step:
+ * exactly what `guestCookie().serialize(guestId)` writes (a test holds the two equal), without
+ * React Router's WebCrypto round trip on every first visit. The id is ASCII, so the JSON's
+ * base64 needs no unescaping.
+ */
+export function issueGuestId() {
 	const guestId = randomUUID()
-	return { guestId, setCookie: await guestCookie().serialize(guestId) }
+	const { authSecret, appUrl } = getConfig()
+	const data = Buffer.from(JSON.stringify(guestId)).toString('base64')
+	const mac = createHmac('sha256', authSecret).update(data).digest('base64').replace(/=+$/, '')
+	const secure = appUrl.startsWith('https:') ? '; Secure' : ''
+	return { guestId, setCookie: `guestId=${encodeURIComponent(`${data}.${mac}`)}; Max-Age=${GUEST_MAX_AGE_S}; Path=/; HttpOnly${secure}; SameSite=Lax` }
+}
+
+/** React Router's own serialisation of a guest id: the reference `issueGuestId` must equal. */
+export function serializeWithReactRouter(guestId: string) {
+	return guestCookie().serialize(guestId)
 }

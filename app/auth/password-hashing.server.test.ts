@@ -2,9 +2,8 @@ import * as betterAuthPassword from '@better-auth/utils/password'
 import { describe, expect, it } from 'vitest'
 import { HASHING_SLOTS, hashingLoad, hashPassword, verifyPassword } from './password-hashing.server'
 
-// Issue 11.4: hashing moved to a worker pool must keep better-auth's scrypt and stored format.
-describe('password hashing off most of libuv\'s pool (issue 11.4)', () => {
-
+// hashing moved to a worker pool must keep better-auth's scrypt and stored format.
+describe("password hashing off most of libuv's pool", () => {
 	it('verifies a hash better-auth made before the change (existing accounts keep signing in)', async () => {
 		const old = await betterAuthPassword.hashPassword('an old Passphrase 1')
 		expect(await verifyPassword({ hash: old, password: 'an old Passphrase 1' })).toBe(true)

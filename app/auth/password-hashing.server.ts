@@ -1,5 +1,5 @@
 /**
- * Issue 11.4, docs/decisions/028-performance-budget.md: password hashing that cannot starve
+ * docs/decisions/028-performance-budget.md: password hashing that cannot starve
  * the rest of the server. better-auth hashes with node:crypto's async scrypt on libuv's
  * thread pool (four threads), the same pool file reads, zlib and WebCrypto use: eight
  * sign-ins at once took every thread, and a static file or a page waited behind 32 MiB
@@ -26,9 +26,7 @@ function derive(password: string, salt: string): Promise<Buffer> {
 	return slot(
 		() =>
 			new Promise<Buffer>((resolve, reject) =>
-				scrypt(password.normalize('NFKC'), salt, dkLen, { N, r, p, maxmem: 128 * N * r * 2 }, (error, key) =>
-					error ? reject(error) : resolve(key),
-				),
+				scrypt(password.normalize('NFKC'), salt, dkLen, { N, r, p, maxmem: 128 * N * r * 2 }, (error, key) => (error ? reject(error) : resolve(key))),
 			),
 	)
 }

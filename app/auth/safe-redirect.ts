@@ -1,7 +1,7 @@
 /**
  * `redirectTo` survives sign-in but may only lead to a path on this site.
  *
- * The guarantee is a property of the OUTPUT, whatever the input (issue 5.1): the
+ * The guarantee is a property of the OUTPUT, whatever the input [R27]: the
  * result is a same-origin path — one `/`, then neither `/` nor `\` — and it stays
  * one after every further percent-decoding and dot-segment resolution a browser,
  * proxy or router might apply. Inputs are not patched up: anything doubtful
@@ -18,10 +18,7 @@ const DOUBTFUL = /[\s\u0000-\u001f\u007f-\u009f\\]/u
 const ONE_LEADING_SLASH = /^\/(?![/\\])/
 
 /** `to` as a path on this site, or `fallback` (itself checked) when it is not one. */
-export function safeRedirect(
-	to: FormDataEntryValue | string | null | undefined,
-	fallback: string = DEFAULT_REDIRECT,
-): string {
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string = DEFAULT_REDIRECT): string {
 	const target = typeof to === 'string' ? resolveLocal(to) : null
 	if (target !== null) return target
 	if (fallback === '' || isSafeLocalPath(fallback)) return fallback

@@ -14,8 +14,8 @@ const WORKLOAD = `wl_${randomBytes(18).toString('base64url')}`
 
 const env = (extra: Record<string, string>) => parseConfig({ NODE_ENV: 'test', ...extra })
 
-describe('managed sign-in configuration (spec 5.9)', () => {
-	it('is on only when BOTH client values are set; either alone means no provider (spec 5.9)', () => {
+describe('managed sign-in configuration [R24]', () => {
+	it('is on only when BOTH client values are set; either alone means no provider [R24]', () => {
 		const api = { SVC_API_URL: 'https://login.example.com/some/path' }
 		expect(managedSignIn(env({ ...api }))).toBeNull()
 		expect(managedSignIn(env({ ...api, SVC_ADMIN_OAUTH_CLIENT_ID: ID }))).toBeNull()
@@ -26,11 +26,11 @@ describe('managed sign-in configuration (spec 5.9)', () => {
 		expect(on?.name).toBe('login.example.com')
 	})
 
-	it('requests exactly the scopes openid, profile, email and store:admin (spec 5.9)', () => {
+	it('requests exactly the scopes openid, profile, email and store:admin [R24]', () => {
 		expect([...SSO_SCOPES]).toEqual(['openid', 'profile', 'email', 'store:admin'])
 	})
 
-	it('grants admin only for the admin role or a GRANTED store:admin scope (spec 5.9)', () => {
+	it('grants admin only for the admin role or a GRANTED store:admin scope [R24]', () => {
 		expect(grantsStoreAdmin({ roles: ['admin'] }, ['openid'])).toBe(true)
 		expect(grantsStoreAdmin({ role: 'admin' }, [])).toBe(true)
 		expect(grantsStoreAdmin({ roles: 'editor admin' }, undefined)).toBe(true)
@@ -40,7 +40,7 @@ describe('managed sign-in configuration (spec 5.9)', () => {
 		expect(grantsStoreAdmin({}, undefined)).toBe(false)
 	})
 
-	it('refuses to start when the workload credential equals the OAuth client secret, id or AUTH_SECRET (spec 5.9: no substitution)', () => {
+	it('refuses to start when the workload credential equals the OAuth client secret, id or AUTH_SECRET [R24] (no substitution)', () => {
 		const base = { SVC_API_URL: 'https://login.example.com', SVC_ADMIN_OAUTH_CLIENT_ID: ID, SVC_ADMIN_OAUTH_CLIENT_SECRET: SECRET }
 		expect(() => env({ ...base, SVC_WORKLOAD_CREDENTIAL: SECRET })).toThrow(ConfigError)
 		expect(() => env({ ...base, SVC_WORKLOAD_CREDENTIAL: ID })).toThrow(ConfigError)
@@ -56,14 +56,14 @@ describe('managed sign-in configuration (spec 5.9)', () => {
 		expect(() => env({ ...base, SVC_WORKLOAD_CREDENTIAL: WORKLOAD })).not.toThrow()
 	})
 
-	it('refuses to start with both client values but no usable SVC_API_URL (issue 10.1: discovery)', () => {
+	it('refuses to start with both client values but no usable SVC_API_URL (discovery)', () => {
 		const both = { SVC_ADMIN_OAUTH_CLIENT_ID: ID, SVC_ADMIN_OAUTH_CLIENT_SECRET: SECRET }
 		expect(() => env(both)).toThrow(/SVC_API_URL/)
 		expect(() => env({ ...both, SVC_API_URL: 'http://login.example.com' })).toThrow(/https/)
 		expect(() => env({ ...both, SVC_API_URL: 'http://127.0.0.1:9999' })).not.toThrow()
 	})
 
-	it('answers 404 for callbacks of providers that are not on (spec 5.5, 5.9)', () => {
+	it('answers 404 for callbacks of providers that are not on [R22, R24]', () => {
 		const off = env({})
 		const on = env({ SVC_API_URL: 'https://login.example.com', SVC_ADMIN_OAUTH_CLIENT_ID: ID, SVC_ADMIN_OAUTH_CLIENT_SECRET: SECRET })
 		expect(unknownProviderRoute('/api/auth/callback/store-sso', off)).toBe(true)
@@ -75,7 +75,7 @@ describe('managed sign-in configuration (spec 5.9)', () => {
 	})
 })
 
-describe('the workload credential matcher (spec 2, 5.9)', () => {
+describe('the workload credential matcher [R24]', () => {
 	it('finds the credential as is or URL-encoded, and nothing else', () => {
 		const secret = 'wl_abc+def/ghi=='
 		expect(carriesSecret([`Bearer ${secret}`], [secret])).toBe(true)
@@ -108,7 +108,7 @@ describe('the workload credential matcher (spec 2, 5.9)', () => {
 	})
 })
 
-describe.each(PROVIDERS)('operator sign-in inside better-auth on %s (issue 10)', (provider) => {
+describe.each(PROVIDERS)('operator sign-in inside better-auth on %s', (provider) => {
 	let t: TestDatabase
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
@@ -121,25 +121,26 @@ describe.each(PROVIDERS)('operator sign-in inside better-auth on %s (issue 10)',
 		verifications: await t.db.verification.count(),
 	})
 
-	it('with either client value alone, the SSO callback and sign-in answer 404/4xx and write nothing (spec 5.9)', async () => {
+	it('with either client value alone, the SSO callback and sign-in answer 404/4xx and write nothing [R24]', async () => {
 		for (const extra of [{ SVC_ADMIN_OAUTH_CLIENT_ID: ID }, { SVC_ADMIN_OAUTH_CLIENT_SECRET: SECRET }]) {
 			const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: t.url, SVC_API_URL: 'https://login.example.com', ...extra })
 			const auth = createAuth({ db: t.db, config })
 			expect((await auth.$context).socialProviders).toHaveLength(0)
 			const before = await counts()
-			const callback = await handleAuthRequest(
-				new Request(`${ORIGIN}/api/auth/callback/store-sso?code=x&state=y`),
-				auth,
-				config,
-			)
+			const callback = await handleAuthRequest(new Request(`${ORIGIN}/api/auth/callback/store-sso?code=x&state=y`), auth, config)
 			expect(callback.status).toBe(404)
 			expect(await counts()).toEqual(before)
 		}
 	})
 
-	it('with all six social providers’ variables set, registers no provider and no callback route (spec 5.5)', async () => {
+	it('with all six social providers’ variables set, registers no provider and no callback route [R22]', async () => {
 		const names = ['GOOGLE', 'GITHUB', 'APPLE', 'FACEBOOK', 'MICROSOFT', 'DISCORD']
-		const social = Object.fromEntries(names.flatMap((n) => [[`${n}_CLIENT_ID`, 'set'], [`${n}_CLIENT_SECRET`, 'set']]))
+		const social = Object.fromEntries(
+			names.flatMap((n) => [
+				[`${n}_CLIENT_ID`, 'set'],
+				[`${n}_CLIENT_SECRET`, 'set'],
+			]),
+		)
 		const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: t.url, ...social })
 		const auth = createAuth({ db: t.db, config })
 		expect((await auth.$context).socialProviders).toHaveLength(0)
@@ -149,7 +150,7 @@ describe.each(PROVIDERS)('operator sign-in inside better-auth on %s (issue 10)',
 		}
 	})
 
-	it('refuses the workload credential as a password or a sign-up password, creating nothing (spec 2, 5.9)', async () => {
+	it('refuses the workload credential as a password or a sign-up password, creating nothing [R24]', async () => {
 		const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: t.url, SVC_WORKLOAD_CREDENTIAL: WORKLOAD })
 		const auth = createAuth({ db: t.db, config })
 		const { email } = await signUpCustomer(t.auth)
@@ -171,11 +172,13 @@ describe.each(PROVIDERS)('operator sign-in inside better-auth on %s (issue 10)',
 		expect(await counts()).toEqual(before)
 	})
 
-	it('removing the admin role ends the user’s other sessions (issue 10.5)', async () => {
+	it('removing the admin role ends the user’s other sessions [R26]', async () => {
 		const { userId, cookie } = await signUpCustomer(t.auth)
 		expect(cookie).toContain('session_token')
 		await t.db.user.update({ where: { id: userId }, data: { role: 'admin' } })
-		const second = await t.auth.api.signInEmail({ body: { email: (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).email, password: 'correct horse battery' } })
+		const second = await t.auth.api.signInEmail({
+			body: { email: (await t.db.user.findUniqueOrThrow({ where: { id: userId } })).email, password: 'correct horse battery' },
+		})
 		const keep = await t.db.session.findFirstOrThrow({ where: { token: second.token }, select: { id: true } })
 		expect(await t.db.session.count({ where: { userId } })).toBe(2)
 		await applyStoreAdminDecision({ db: t.db, userId, admin: false, keepSessionId: keep.id })

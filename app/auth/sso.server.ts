@@ -6,7 +6,7 @@ import type { Config } from '../config/env.server'
 import type { Db } from '../data/db.server'
 
 /**
- * Managed single sign-on for Store Admin (spec 5.9, issue 10; docs/decisions/025-managed-sign-in.md).
+ * Managed single sign-on for Store Admin [R24] (docs/decisions/025-managed-sign-in.md).
  * One OpenID provider, found by discovery at SVC_API_URL's origin, through better-auth's generic
  * OAuth plugin (PKCE, state, nonce, issuer and ID-token checks are its own). The local `admin`
  * role follows what the provider says AT EACH SIGN-IN: the profile's role, or the scopes the
@@ -46,11 +46,9 @@ export function managedSignInButton(config: Pick<Config, 'managedSignIn'>) {
 	return sso ? { name: sso.name } : null
 }
 
-/** Spec 5.9: admin only with the profile's `admin` role or a granted `store:admin` scope. */
+/** [R24] admin only with the profile's `admin` role or a granted `store:admin` scope. */
 export function grantsStoreAdmin(profile: Record<string, unknown>, grantedScopes: readonly string[] | undefined) {
-	const roles = [profile.role, profile.roles].flatMap((value) =>
-		Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[\s,]+/) : [],
-	)
+	const roles = [profile.role, profile.roles].flatMap((value) => (Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[\s,]+/) : []))
 	return roles.includes('admin') || (grantedScopes ?? []).includes(STORE_ADMIN_SCOPE)
 }
 
@@ -119,17 +117,15 @@ function userInfoReader(sso: ManagedSignIn) {
 
 /**
  * Grants or removes `admin` after a completed managed sign-in. Removing it ends every other
- * session of the user (issue 10.5: removing the admin role ends the user's admin sessions).
+ * session of the user [R26] (removing the admin role ends the user's admin sessions).
  */
-export async function applyStoreAdminDecision({ db, userId, admin, keepSessionId }: {
-	db: Db
-	userId: string
-	admin: boolean
-	keepSessionId?: string
-}) {
+export async function applyStoreAdminDecision({ db, userId, admin, keepSessionId }: { db: Db; userId: string; admin: boolean; keepSessionId?: string }) {
 	const user = await db.user.findUnique({ where: { id: userId }, select: { role: true } })
 	if (!user) return
-	const roles = (user.role ?? 'user').split(',').map((r) => r.trim()).filter(Boolean)
+	const roles = (user.role ?? 'user')
+		.split(',')
+		.map((r) => r.trim())
+		.filter(Boolean)
 	const wasAdmin = roles.includes('admin')
 	if (wasAdmin === admin) return
 	const next = admin ? [...roles.filter((r) => r !== 'user'), 'admin'] : roles.filter((r) => r !== 'admin')

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Db } from '../data/db.server'
+import { isUniqueViolation } from '../data/unique-violation'
 
 /**
  * One-time codes are accepted once, even when the same code reaches several sign-ins at the
@@ -25,10 +26,7 @@ function claimId(userId: string, kind: OneTimeCodeKind, code: string) {
 }
 
 /** The claim of `code` for this request, or null when another request holds it (or spent it). */
-export async function claimOneTimeCode(
-	db: Db,
-	input: { userId: string; kind: OneTimeCodeKind; code: string; now?: Date },
-): Promise<CodeClaim | null> {
+export async function claimOneTimeCode(db: Db, input: { userId: string; kind: OneTimeCodeKind; code: string; now?: Date }): Promise<CodeClaim | null> {
 	const now = input.now ?? new Date()
 	const id = claimId(input.userId, input.kind, input.code)
 	const expiresAt = new Date(now.getTime() + CLAIM_TTL_MS)
@@ -36,7 +34,7 @@ export async function claimOneTimeCode(
 		await db.verification.create({ data: { id, identifier: id, value: input.userId, expiresAt }, select: { id: true } })
 		return { id }
 	} catch (error) {
-		if ((error as { code?: string } | null)?.code !== 'P2002') throw error
+		if (!isUniqueViolation(error)) throw error
 	}
 	// The row exists: it may be taken over once its time is up, and only by one racer.
 	const { count } = await db.verification.updateMany({ where: { id, expiresAt: { lte: now } }, data: { expiresAt } })

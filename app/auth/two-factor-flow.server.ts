@@ -2,7 +2,7 @@ import { getAuth } from './auth.server'
 import { outcome } from './credentials.server'
 
 /**
- * The pages' side of two-factor sign-in (issue 10.4): each call goes through `auth.api.*`
+ * The pages' side of two-factor sign-in: each call goes through `auth.api.*`
  * with the browser's headers, and hands back better-auth's cookies for the page to forward.
  * Nothing here logs or stores a secret, a code or a backup code.
  */
@@ -10,8 +10,7 @@ import { outcome } from './credentials.server'
 export { TWO_FACTOR_PATH } from './two-factor-paths'
 /** `/sign-in?error=` after the challenge ended (expired, forged, or too many wrong codes). */
 export const TWO_FACTOR_RESTART = 'two_factor_restart'
-export const TWO_FACTOR_RESTART_MESSAGE =
-	'Your sign-in code step has ended (too many wrong codes, or it expired). Please sign in again.'
+export const TWO_FACTOR_RESTART_MESSAGE = 'Your sign-in code step has ended (too many wrong codes, or it expired). Please sign in again.'
 
 /** better-auth answers these when the challenge itself is gone: the user starts over. */
 const CHALLENGE_OVER = new Set(['INVALID_TWO_FACTOR_COOKIE', 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE'])
@@ -43,9 +42,7 @@ export async function clearedChallengeCookie(): Promise<string> {
 	return parts.join('; ')
 }
 
-export type CodeCheck =
-	| { ok: true; headers: Headers }
-	| { ok: false; reason: 'wrong-code' | 'restart' | 'locked'; headers: Headers }
+export type CodeCheck = { ok: true; headers: Headers } | { ok: false; reason: 'wrong-code' | 'restart' | 'locked'; headers: Headers }
 
 /** The second step of a password sign-in: a TOTP code or a backup code against the challenge cookie. */
 export async function verifySignInCode(input: { method: 'totp' | 'backup'; code: string; request: Request }): Promise<CodeCheck> {
@@ -53,9 +50,7 @@ export async function verifySignInCode(input: { method: 'totp' | 'backup'; code:
 	const result =
 		input.method === 'totp'
 			? await outcome(() => auth.api.verifyTOTP({ body: { code: input.code }, headers: input.request.headers, returnHeaders: true }))
-			: await outcome(() =>
-					auth.api.verifyBackupCode({ body: { code: input.code }, headers: input.request.headers, returnHeaders: true }),
-				)
+			: await outcome(() => auth.api.verifyBackupCode({ body: { code: input.code }, headers: input.request.headers, returnHeaders: true }))
 	if (result.ok) return { ok: true, headers: result.headers }
 	if (CHALLENGE_OVER.has(result.code)) return { ok: false, reason: 'restart', headers: result.headers }
 	if (result.code === LOCKED) return { ok: false, reason: 'locked', headers: result.headers }
@@ -83,14 +78,10 @@ export async function startEnrolment(input: { password: string; issuer: string; 
 
 /** Enrolment, step two: a code from the app turns the factor on (and rotates the session). */
 export function confirmEnrolment(input: { code: string; request: Request }) {
-	return outcome(() =>
-		getAuth().api.verifyTOTP({ body: { code: input.code }, headers: input.request.headers, returnHeaders: true }),
-	)
+	return outcome(() => getAuth().api.verifyTOTP({ body: { code: input.code }, headers: input.request.headers, returnHeaders: true }))
 }
 
 /** Turns the factor off (password required); refused for an admin while the Store requires it. */
 export function disableTwoFactor(input: { password: string; request: Request }) {
-	return outcome(() =>
-		getAuth().api.disableTwoFactor({ body: { password: input.password }, headers: input.request.headers, returnHeaders: true }),
-	)
+	return outcome(() => getAuth().api.disableTwoFactor({ body: { password: input.password }, headers: input.request.headers, returnHeaders: true }))
 }

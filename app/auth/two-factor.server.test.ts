@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, type TestDatabase, openPrivateTestDatabase, uniqueEmail } from '../../tests/helpers/databases'
 import { secretOf, totpNow, unusedTotp, wrongTotp } from '../../tests/helpers/totp'
-import { repositoriesFor } from '../data/repositories.server'
-import { AdminNotEnrolledError } from '../data/store.server'
+import { repositoriesFor } from '../repositories.server'
+import { AdminNotEnrolledError } from '../store/store.server'
 import type { AdminViewer } from '../data/viewer'
 import { handleAuthRequest } from './auth-endpoint.server'
 import { ADMIN_TWO_FACTOR_REQUIRED, TWO_FACTOR_ENROLMENT_REQUIRED, passwordSignInVerdict } from './two-factor.server'
 
 const ORIGIN = 'http://localhost:3000'
 
-describe('passwordSignInVerdict: what a correct password alone earns (issue 10.4, ASVS 6.3.3)', () => {
+describe('passwordSignInVerdict: what a correct password alone earns (ASVS 6.3.3)', () => {
 	it.each([
 		{ role: 'admin', twoFactorEnabled: false, required: true, verdict: 'refused' },
 		{ role: 'user,admin', twoFactorEnabled: false, required: true, verdict: 'refused' },
@@ -47,7 +47,7 @@ function call(t: TestDatabase, path: string, body: unknown, cookie?: string) {
 }
 
 // Each engine gets a database of its own: these tests switch the Store-wide requirement on.
-describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.4, ASVS 6.3.3)', (provider) => {
+describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (ASVS 6.3.3)', (provider) => {
 	let t: Awaited<ReturnType<typeof openPrivateTestDatabase>>
 
 	beforeAll(async () => {
@@ -77,7 +77,7 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 		await t.db.store.update({ where: { id: t.storeId }, data: { requireAdminTwoFactor: on } })
 	}
 
-	it('counts an enrolment only after a valid code, and stores secret and backup codes encrypted (issue 10.4)', async () => {
+	it('counts an enrolment only after a valid code, and stores secret and backup codes encrypted', async () => {
 		const user = await admin()
 		const headers = new Headers({ cookie: user.cookie })
 		const enabled = totp(await t.auth.api.enableTwoFactor({ body: { password: user.password }, headers }))
@@ -95,7 +95,7 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 		expect((await t.db.user.findUniqueOrThrow({ where: { id: user.userId } })).twoFactorEnabled).toBe(true)
 	})
 
-	it('refuses to switch the requirement on for an admin who has not enrolled, and audits it when enrolled (issue 10.4)', async () => {
+	it('refuses to switch the requirement on for an admin who has not enrolled, and audits it when enrolled', async () => {
 		await setRequirement(false)
 		const unenrolled = await admin('unenrolled')
 		await expect(repositoriesFor(unenrolled.viewer, t.db).store.updateProfile({ name: 'Store', requireAdminTwoFactor: true })).rejects.toBeInstanceOf(
@@ -114,7 +114,7 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 		await setRequirement(false)
 	})
 
-	it('refuses a password sign-in of an un-enrolled admin while the Store requires a second factor, creating no session (issue 10.4, ASVS 6.3.3)', async () => {
+	it('refuses a password sign-in of an un-enrolled admin while the Store requires a second factor, creating no session (ASVS 6.3.3)', async () => {
 		const user = await admin('refused')
 		await setRequirement(true)
 		const before = await t.db.session.count({ where: { userId: user.userId } })
@@ -130,7 +130,7 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 		expect((await call(t, '/sign-in/email', { email: user.email, password: user.password })).status).toBe(200)
 	})
 
-	it('lets a Customer sign in with a password alone while admins are required a second factor (issue 10.4)', async () => {
+	it('lets a Customer sign in with a password alone while admins are required a second factor', async () => {
 		await setRequirement(true)
 		const email = uniqueEmail('customer')
 		const password = `pw-${randomUUID()}`
@@ -141,7 +141,7 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 		await setRequirement(false)
 	})
 
-	it('answers an enrolled admin’s password with a challenge, not a session; a code completes it once and is accepted once (issue 10.4, ASVS 6.3.3, 6.5.1)', async () => {
+	it('answers an enrolled admin’s password with a challenge, not a session; a code completes it once and is accepted once (ASVS 6.3.3, 6.5.1)', async () => {
 		const user = await admin('challenged')
 		const { secret, backupCodes } = await enrol(user)
 		await setRequirement(true)
@@ -243,7 +243,7 @@ describe.each(PROVIDERS)('two-factor sign-in inside better-auth on %s (issue 10.
 		expect(await t.db.session.count({ where: { userId: user.userId } })).toBe(before + 2)
 	})
 
-	it('refuses to disable the factor for an admin while the Store requires it (issue 10.4)', async () => {
+	it('refuses to disable the factor for an admin while the Store requires it', async () => {
 		const user = await admin('keeps')
 		const { cookie } = await enrol(user)
 		await setRequirement(true)

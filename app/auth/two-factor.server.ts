@@ -9,7 +9,7 @@ import { roleOf } from './roles'
 import { type CodeClaim, type OneTimeCodeKind, claimOneTimeCode, releaseOneTimeCode } from './two-factor-codes.server'
 
 /**
- * Two-factor sign-in (issue 10.4, ASVS 6.3.3; docs/decisions/027-two-factor.md).
+ * Two-factor sign-in (ASVS 6.3.3; docs/decisions/027-two-factor.md).
  *
  * better-auth's two-factor plugin owns the factor: TOTP secret and backup codes (stored
  * encrypted with AUTH_SECRET), the challenge cookie, the code check, the per-challenge and

@@ -9,7 +9,7 @@ import { rememberUserReads } from './user-reads.server'
 
 const PASSWORD = 'correct horse battery'
 
-describe.each(PROVIDERS)('a sign-in reads its user once on %s (issue 11.5)', (provider) => {
+describe.each(PROVIDERS)('a sign-in reads its user once on %s', (provider) => {
 	let t: TestDatabase
 	let counted: Auth
 	let userReads = 0
@@ -33,7 +33,7 @@ describe.each(PROVIDERS)('a sign-in reads its user once on %s (issue 11.5)', (pr
 
 	const signIn = (email: string) => counted.api.signInEmail({ body: { email, password: PASSWORD }, returnHeaders: true })
 
-	it('checks the password and the ban on one read of the user (issue 11.5: sign-in cost)', async () => {
+	it('checks the password and the ban on one read of the user (sign-in cost)', async () => {
 		const { userId, email } = await signUpCustomer(t.auth)
 		const sessions = await t.db.session.count({ where: { userId } })
 		userReads = 0
@@ -43,7 +43,7 @@ describe.each(PROVIDERS)('a sign-in reads its user once on %s (issue 11.5)', (pr
 		expect(await t.db.session.count({ where: { userId } })).toBe(sessions + 1)
 	})
 
-	it('refuses a banned user the right password and creates no session (spec 5.3)', async () => {
+	it('refuses a banned user the right password and creates no session [R20]', async () => {
 		const { userId, email } = await signUpCustomer(t.auth)
 		await t.db.user.update({ where: { id: userId }, data: { banned: true, banReason: 'test' } })
 		const sessions = await t.db.session.count({ where: { userId } })
@@ -51,7 +51,7 @@ describe.each(PROVIDERS)('a sign-in reads its user once on %s (issue 11.5)', (pr
 		expect(await t.db.session.count({ where: { userId } })).toBe(sessions)
 	})
 
-	it('remembers nothing from one call to the next: a ban between two sign-ins refuses the second (spec 5.3)', async () => {
+	it('remembers nothing from one call to the next: a ban between two sign-ins refuses the second [R20]', async () => {
 		const { userId, email } = await signUpCustomer(t.auth)
 		await signIn(email)
 		await t.db.user.update({ where: { id: userId }, data: { banned: true } })
@@ -93,7 +93,7 @@ const inOneCall = <T>(fn: () => Promise<T>) => runWithRequestState(new WeakMap()
 const byId = (id: string) => ({ model: 'user', where: [{ field: 'id', value: id }] })
 const byEmail = { model: 'user', where: [{ field: 'email', value: 'a@example.com' }], join: { account: true } }
 
-describe('the remembered user rows (issue 11.5)', () => {
+describe('the remembered user rows', () => {
 	it('answers a read by id from the row read by email in the same call, without the joined accounts', async () => {
 		const { adapter, reads } = fakeAdapter({ u1: { id: 'u1', email: 'a@example.com', banned: false } })
 		const [first, second] = await inOneCall(async () => [await adapter.findOne(byEmail), await adapter.findOne(byId('u1'))])

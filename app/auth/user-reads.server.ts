@@ -3,7 +3,7 @@ import { defineRequestState, hasRequestState } from '@better-auth/core/context'
 import type { DBAdapter, DBTransactionAdapter, Where } from '@better-auth/core/db/adapter'
 
 /**
- * Issue 11.5, docs/decisions/028-performance-budget.md: one read of a user per better-auth call.
+ * docs/decisions/028-performance-budget.md: one read of a user per better-auth call.
  *
  * A password sign-in read the user twice: by email (with its accounts) to check the password,
  * then by id again in the admin plugin's ban check as the session is created. Each read is a

@@ -9,6 +9,8 @@ import { roleOf } from './roles'
 type RequestViewer = {
 	request: Request
 	guestId: string
+	/** Minted by this GET/HEAD request: see GuestViewer.fresh. */
+	fresh: boolean
 	setCookies: string[]
 	viewer?: Promise<Viewer>
 }
@@ -20,17 +22,16 @@ const viewerContext = createContext<RequestViewer | null>(null)
  * request, read from the session at most once (and only when asked for), and
  * forwards the cookies that produced: a new guestId, better-auth's session refresh.
  */
-export const viewerMiddleware: MiddlewareFunction<Response> = async (
-	{ request, context },
-	next,
-) => {
-	const state: RequestViewer = { request, guestId: '', setCookies: [] }
+export const viewerMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+	const state: RequestViewer = { request, guestId: '', fresh: false, setCookies: [] }
 	const guestId = await readGuestId(request)
 	if (guestId) {
 		state.guestId = guestId
 	} else {
-		const issued = await issueGuestId()
+		const issued = issueGuestId()
 		state.guestId = issued.guestId
+		// A GET never writes: no cart can exist under an id this request minted.
+		state.fresh = request.method === 'GET' || request.method === 'HEAD'
 		state.setCookies.push(issued.setCookie)
 	}
 	context.set(viewerContext, state)
@@ -68,10 +69,10 @@ export function hasSessionCookie(cookieHeader: string | null): boolean {
 	return cookieHeader !== null && SESSION_COOKIE.test(cookieHeader)
 }
 
-async function loadViewer({ request, guestId, setCookies }: RequestViewer): Promise<Viewer> {
+async function loadViewer({ request, guestId, fresh, setCookies }: RequestViewer): Promise<Viewer> {
 	const storeId = await runtimeStoreId(getDb())
-	// Issue 11: most page views are guests'; they skip the session machinery entirely.
-	if (!hasSessionCookie(request.headers.get('cookie'))) return { kind: 'guest', storeId, guestId }
+	// most page views are guests'; they skip the session machinery entirely.
+	if (!hasSessionCookie(request.headers.get('cookie'))) return fresh ? { kind: 'guest', storeId, guestId, fresh } : { kind: 'guest', storeId, guestId }
 	const { headers, response } = await getAuth().api.getSession({
 		headers: request.headers,
 		returnHeaders: true,

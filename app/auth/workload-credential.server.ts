@@ -2,9 +2,10 @@ import type { BetterAuthPlugin } from 'better-auth'
 import { APIError, createAuthMiddleware } from 'better-auth/api'
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import type { Config } from '../config/env.server'
+import { errorBody, jsonError } from '../errors.server'
 
 /**
- * The workload credential (SVC_WORKLOAD_CREDENTIAL, spec 2 and 5.9) is for machine workloads
+ * The workload credential (SVC_WORKLOAD_CREDENTIAL, [R24]) is for machine workloads
  * only: it never authenticates a person and never creates a session. Presented to the store
  * in any form — a bearer token, a cookie, a query value, a password, an OAuth client secret —
  * the request is refused before a route or better-auth runs, and nothing about it is logged.
@@ -16,9 +17,7 @@ const MESSAGE = 'This credential is for machine workloads and cannot sign anyone
 
 /** Secrets no request may carry. Values shorter than 8 characters would match by accident; config refuses nothing there, so skip them. */
 export function refusedSecrets(config: Pick<Config, 'workloadCredential' | 'managedSignIn'>): string[] {
-	return [config.workloadCredential, config.managedSignIn.clientSecret].filter(
-		(value): value is string => typeof value === 'string' && value.length >= 8,
-	)
+	return [config.workloadCredential, config.managedSignIn.clientSecret].filter((value): value is string => typeof value === 'string' && value.length >= 8)
 }
 
 function decoded(value: string) {
@@ -49,10 +48,7 @@ function* stringsOf(value: unknown, depth = 0): Generator<string> {
 }
 
 export function refusalResponse() {
-	return Response.json(
-		{ code: WORKLOAD_CREDENTIAL_REFUSED, message: MESSAGE },
-		{ status: 401, headers: { 'Cache-Control': 'no-store' } },
-	)
+	return jsonError(401, WORKLOAD_CREDENTIAL_REFUSED, MESSAGE)
 }
 
 /** Express, before every route: headers (Authorization, Cookie, anything) and the URL. */
@@ -62,7 +58,7 @@ export function workloadCredentialGuard(config: Pick<Config, 'workloadCredential
 		if (secrets.length === 0) return next()
 		const headerValues = Object.values(req.headers).flatMap((v) => (Array.isArray(v) ? v : v ? [v] : []))
 		if (!carriesSecret([req.originalUrl, ...headerValues], secrets)) return next()
-		res.status(401).set('Cache-Control', 'no-store').json({ code: WORKLOAD_CREDENTIAL_REFUSED, message: MESSAGE })
+		res.status(401).set('Cache-Control', 'no-store').json(errorBody(WORKLOAD_CREDENTIAL_REFUSED, MESSAGE))
 	}
 }
 

@@ -4,18 +4,19 @@ import type { Viewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 
 import { MAX_LINE_QUANTITY, ORDER_LIMIT_MESSAGE, withinOrderLimit } from './limits'
+import type { StoreScope } from '../data/scope'
 
 export { MAX_LINE_QUANTITY }
 
 type Owner = { userId: string } | { guestId: string }
 
-/** A Customer's cart is theirs; a Guest's belongs to the signed guestId cookie (spec 1, 2). */
+/** A Customer's cart is theirs; a Guest's belongs to the signed guestId cookie [R2]. */
 export function cartOwner(viewer: Viewer): Owner {
 	return viewer.kind === 'user' ? { userId: viewer.userId } : { guestId: viewer.guestId }
 }
 
 /**
- * Issue 11: the header's item count is on every page; kept in memory per cart owner
+ * the header's item count is on every page; kept in memory per cart owner
  * (shared-cache.server.ts) and forgotten by every write to that owner's cart.
  */
 const itemCounts = sharedCache<number>({ topic: 'cart-count', ttlMs: 30_000, max: 10_000 })
@@ -34,7 +35,7 @@ const lineFields = {
 } as const
 
 /**
- * The viewer's cart (spec 2: Cart belongs to a Customer or a Guest). Every query is scoped
+ * The viewer's cart [R2] (Cart belongs to a Customer or a Guest). Every query is scoped
  * to the Store and the owner; a line or product id that is not the owner's, or a product that
  * is not active, is a 404 and changes nothing. Totals come from current prices, never forms.
  */
@@ -107,6 +108,8 @@ export function cartRepository(db: Db, viewer: Viewer) {
 		},
 
 		itemCount() {
+			// A first visit's cart is empty: no query, and no cache entry for every crawler's new id.
+			if (viewer.kind === 'guest' && viewer.fresh) return Promise.resolve(0)
 			return itemCounts.get(countKey(viewer.storeId, owner), async () => {
 				const result = await db.cartLine.aggregate({ where: { cart: cartWhere }, _sum: { quantity: true } })
 				return result._sum.quantity ?? 0
@@ -149,8 +152,8 @@ export function cartRepository(db: Db, viewer: Viewer) {
  * add up, capped by stock (and the line maximum); inactive products are dropped. The guest
  * cart is then deleted. Runs for sign-ins through the pages and through /api/auth/* alike.
  */
-export async function mergeGuestCart({ db, storeId, guestId, userId }: { db: Db; storeId: string; guestId: string; userId: string }) {
-	// Most sign-ins bring no guest cart: one read, no transaction (issue 11: sign-in cost).
+export async function mergeGuestCart({ db, storeId }: StoreScope, { guestId, userId }: { guestId: string; userId: string }) {
+	// Most sign-ins bring no guest cart: one read, no transaction (sign-in cost).
 	if (!(await db.cart.findFirst({ where: { storeId, guestId }, select: { id: true } }))) return
 	await db.$transaction(async (tx) => {
 		const guestCart = await tx.cart.findFirst({

@@ -40,7 +40,11 @@ describe.each(PROVIDERS)('product limits in the admin repository on %s', (provid
 		]
 		for (const [changes, field] of refused) {
 			const attempt = input(changes)
-			await expect(products.create(attempt), JSON.stringify(changes)).rejects.toMatchObject({ status: 400, field, message: LIMIT_ERRORS[field as 'price' | 'stock'] })
+			await expect(products.create(attempt), JSON.stringify(changes)).rejects.toMatchObject({
+				status: 400,
+				field,
+				message: LIMIT_ERRORS[field as 'price' | 'stock'],
+			})
 			expect(await t.db.product.count({ where: { storeId: t.storeId, slug: attempt.slug } })).toBe(0)
 		}
 

@@ -4,6 +4,7 @@ import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { forgetCatalog, type ProductStatus } from './catalog.server'
+import { isUniqueViolation } from '../data/unique-violation'
 
 export type ProductInput = {
 	title: string
@@ -36,12 +37,8 @@ function checkLimits(input: ProductInput) {
 	if (!within(input.stock, MAX_STOCK)) throw new DomainError(400, LIMIT_ERRORS.stock, 'stock')
 }
 
-function isUniqueViolation(error: unknown) {
-	return (error as { code?: string })?.code === 'P2002'
-}
-
 /**
- * Products as Store Admin manages them (issue 8.1). Scope is the admin's Store; every write
+ * Products as Store Admin manages them. Scope is the admin's Store; every write
  * adds an activity-log row in the same transaction. An image must be an upload of this Store.
  */
 export function adminProductsRepository(db: Db, admin: AdminViewer) {
@@ -67,7 +64,13 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 				...(query ? { OR: [{ title: { contains: query } }, { slug: { contains: query.toLowerCase() } }] } : {}),
 			}
 			const [products, total] = await Promise.all([
-				db.product.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }], skip: (page - 1) * ADMIN_PAGE_SIZE, take: ADMIN_PAGE_SIZE, select: adminFields }),
+				db.product.findMany({
+					where,
+					orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
+					skip: (page - 1) * ADMIN_PAGE_SIZE,
+					take: ADMIN_PAGE_SIZE,
+					select: adminFields,
+				}),
 				db.product.count({ where }),
 			])
 			return { products, total, page, pages: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
@@ -81,7 +84,12 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 			try {
 				const created = await db.$transaction(async (tx) => {
 					const product = await tx.product.create({ data: { ...input, storeId }, select: { id: true } })
-					await auditEntry(tx, admin, { action: 'product.create', targetType: 'product', targetId: product.id, detail: { slug: input.slug, title: input.title } })
+					await auditEntry(tx, admin, {
+						action: 'product.create',
+						targetType: 'product',
+						targetId: product.id,
+						detail: { slug: input.slug, title: input.title },
+					})
 					return product
 				})
 				forgetCatalog()
@@ -112,7 +120,12 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 			const before = await own(id)
 			await db.$transaction(async (tx) => {
 				await tx.product.update({ where: { id: before.id }, data: { status } })
-				await auditEntry(tx, admin, { action: `product.${status === 'active' ? 'publish' : status === 'draft' ? 'unpublish' : 'archive'}`, targetType: 'product', targetId: id, detail: { from: before.status, to: status } })
+				await auditEntry(tx, admin, {
+					action: `product.${status === 'active' ? 'publish' : status === 'draft' ? 'unpublish' : 'archive'}`,
+					targetType: 'product',
+					targetId: id,
+					detail: { from: before.status, to: status },
+				})
 			})
 			forgetCatalog()
 		},
@@ -131,7 +144,12 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 
 		/** This Store's uploaded images, for the image picker. */
 		images() {
-			return db.uploadedObject.findMany({ where: { storeId }, orderBy: { createdAt: 'desc' }, take: 100, select: { key: true, contentType: true, createdAt: true } })
+			return db.uploadedObject.findMany({
+				where: { storeId },
+				orderBy: { createdAt: 'desc' },
+				take: 100,
+				select: { key: true, contentType: true, createdAt: true },
+			})
 		},
 	}
 }

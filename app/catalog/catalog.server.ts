@@ -1,5 +1,6 @@
 import type { Db } from '../data/db.server'
 import { sharedCache } from '../data/shared-cache.server'
+import { onSignal } from '../data/signals.server'
 import type { Viewer } from '../data/viewer'
 
 export { PRODUCT_STATUSES, type ProductStatus } from './status'
@@ -13,7 +14,7 @@ type ShopperProduct = { id: string; slug: string; title: string; description: st
 type CatalogPage = { products: ShopperProduct[]; total: number; page: number; pages: number }
 
 /**
- * Issue 11: what shoppers see of the catalog is read on every catalog and product page and
+ * what shoppers see of the catalog is read on every catalog and product page and
  * changes only when a Product is written (admin edits, stock taken by a checkout or returned
  * by a cancel): kept in memory, and every write calls `forgetCatalog()` once it commits.
  */
@@ -23,6 +24,8 @@ const shopperCatalog = sharedCache<CatalogPage | ShopperProduct | null>({ topic:
 export function forgetCatalog() {
 	shopperCatalog.forgetAll()
 }
+// Stock changed by an Order (checkout, a cancel) is announced, not imported from here.
+onSignal('catalog-changed', forgetCatalog)
 
 export function catalogRepository(db: Db, viewer: Viewer) {
 	const visible = { storeId: viewer.storeId, status: 'active' }

@@ -1,5 +1,5 @@
-import type { Db } from '../data/db.server'
 import { forgetCatalog } from './catalog.server'
+import type { StoreScope } from '../data/scope'
 
 /**
  * `npm run init -- --demo`: a handful of Products so a new store has something to sell.
@@ -14,7 +14,7 @@ export const DEMO_PRODUCTS = [
 	{ slug: 'wool-socks', title: 'Merino wool socks', description: 'Warm, soft, made to last. One size (EU 38–44).', priceMinor: 2200, stock: 3 },
 ] as const
 
-export async function seedDemoProducts(db: Db, storeId: string) {
+export async function seedDemoProducts({ db, storeId }: StoreScope) {
 	let created = 0
 	for (const product of DEMO_PRODUCTS) {
 		const existing = await db.product.findUnique({ where: { storeId_slug: { storeId, slug: product.slug } }, select: { id: true } })

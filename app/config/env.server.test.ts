@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { DEV_FALLBACK_AUTH_SECRET } from '../security/secret-policy'
+import { DEV_FALLBACK_AUTH_SECRET } from './secret-policy'
 import { ConfigError, parseConfig, publicConfig } from './env.server'
 
 const strong = () => randomBytes(32).toString('base64')
@@ -15,7 +15,7 @@ function startFailure(env: Record<string, string | undefined>) {
 	throw new Error('expected the configuration to be refused')
 }
 
-describe('configuration (spec 5: configuration values, rules 1-2)', () => {
+describe('configuration [R10] (configuration values, rules 1-2)', () => {
 	it('refuses production without AUTH_SECRET, naming the rule', () => {
 		expect(startFailure({ NODE_ENV: 'production' })).toContain('[rule: missing]')
 	})
@@ -59,7 +59,7 @@ describe('configuration (spec 5: configuration values, rules 1-2)', () => {
 		expect(config.appUrl).toBe(config.authUrl)
 	})
 
-	it('lets the public URL follow PORT when AUTH_URL and APP_URL are unset or empty (issue 5.10)', () => {
+	it('lets the public URL follow PORT when AUTH_URL and APP_URL are unset or empty [R12]', () => {
 		for (const env of [{ PORT: '3918' }, { PORT: '3918', AUTH_URL: '', APP_URL: '' }]) {
 			const config = parseConfig(env)
 			expect(config.authUrl).toBe('http://localhost:3918')
@@ -85,7 +85,7 @@ describe('configuration (spec 5: configuration values, rules 1-2)', () => {
 		expect(startFailure({ AUTH_URL: 'javascript:alert(1)' })).toMatch(/AUTH_URL/)
 	})
 
-	it('passes only the public URL to the browser (spec 5.10)', () => {
+	it('passes only the public URL to the browser [R13]', () => {
 		const secret = strong()
 		const config = parseConfig({
 			NODE_ENV: 'production',
@@ -126,5 +126,32 @@ describe('proxy trust', () => {
 		expect(parseConfig({}).trustProxy).toBe(0)
 		expect(parseConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1)
 		expect(() => parseConfig({ TRUST_PROXY: 'yes' })).toThrow(ConfigError)
+	})
+})
+
+describe('sending mail and password recovery [R21]', () => {
+	const smtp = { EMAIL_SMTP_URL: 'smtp://mailer@smtp.example.com:2525', EMAIL_FROM: 'Shop <shop@example.com>', EMAIL_SERVICE_API_KEY: 'key-1234567890' }
+
+	it('sends nothing and offers no recovery by default, even with EMAIL_SERVICE_API_KEY alone', () => {
+		expect(parseConfig({})).toMatchObject({ email: null, passwordRecovery: false })
+		expect(parseConfig({ EMAIL_SERVICE_API_KEY: 'key-1234567890' })).toMatchObject({ email: null, passwordRecovery: false })
+	})
+
+	it('sends through the SMTP URL with the key as its password, recovery only when turned on', () => {
+		expect(parseConfig(smtp)).toMatchObject({
+			email: { host: 'smtp.example.com', port: 2525, secure: false, user: 'mailer', password: 'key-1234567890', from: 'Shop <shop@example.com>' },
+			passwordRecovery: false,
+		})
+		expect(parseConfig({ ...smtp, PASSWORD_RECOVERY: 'on' }).passwordRecovery).toBe(true)
+		expect(parseConfig({ ...smtp, EMAIL_SMTP_URL: 'smtps://smtp.example.com' }).email).toMatchObject({ port: 465, secure: true })
+	})
+
+	it('refuses half a configuration, a password in the URL, another scheme, a header in EMAIL_FROM, and recovery without sending', () => {
+		expect(() => parseConfig({ EMAIL_SMTP_URL: smtp.EMAIL_SMTP_URL })).toThrow(/both EMAIL_SMTP_URL and EMAIL_FROM/)
+		expect(() => parseConfig({ EMAIL_FROM: smtp.EMAIL_FROM })).toThrow(/both EMAIL_SMTP_URL and EMAIL_FROM/)
+		expect(() => parseConfig({ ...smtp, EMAIL_SMTP_URL: 'smtp://user:secret@smtp.example.com' })).toThrow(/EMAIL_SERVICE_API_KEY, not in EMAIL_SMTP_URL/)
+		expect(() => parseConfig({ ...smtp, EMAIL_SMTP_URL: 'http://smtp.example.com' })).toThrow(/smtp:\/\/ or smtps:\/\//)
+		expect(() => parseConfig({ ...smtp, EMAIL_FROM: 'shop@example.com\r\nBcc: x@example.com' })).toThrow(/EMAIL_FROM must be one address/)
+		expect(() => parseConfig({ PASSWORD_RECOVERY: 'on' })).toThrow(/PASSWORD_RECOVERY=on .* needs EMAIL_SMTP_URL and EMAIL_FROM/)
 	})
 })

@@ -1,10 +1,7 @@
 import { z } from 'zod'
-import { DEFAULT_DATABASE_URL, databaseProvider } from '../data/database-url'
-import { operatorSignInProblem } from '../auth/operator-config'
-import {
-	DEV_FALLBACK_AUTH_SECRET,
-	checkAuthSecret,
-} from '../security/secret-policy'
+import { DEFAULT_DATABASE_URL, databaseProvider } from './database-url'
+import { operatorSignInProblem } from './operator-config'
+import { DEV_FALLBACK_AUTH_SECRET, checkAuthSecret } from './secret-policy'
 
 /** Thrown at start-up; the message names the failed rule and never a secret's value. */
 export class ConfigError extends Error {
@@ -35,7 +32,7 @@ const EnvSchema = z.object({
 	AUTH_SECRET: optional,
 	// R14: the secret(s) AUTH_SECRET replaced, comma-separated: read stored secrets, never sign or seal.
 	AUTH_SECRET_PREVIOUS: optional,
-	// Unset: the public URL follows PORT (http://localhost:PORT), issue 5.10.
+	// Unset: the public URL follows PORT (http://localhost:PORT), [R12].
 	AUTH_URL: optionalUrl,
 	APP_URL: optionalUrl,
 	DATABASE_URL: z.string().default(DEFAULT_DATABASE_URL),
@@ -45,9 +42,14 @@ const EnvSchema = z.object({
 	SVC_ADMIN_OAUTH_CLIENT_ID: optional,
 	SVC_ADMIN_OAUTH_CLIENT_SECRET: optional,
 	SVC_WORKLOAD_CREDENTIAL: optional,
-	// Issue 10: the label of the managed sign-in button ("Sign in with <name>").
+	// the label of the managed sign-in button ("Sign in with <name>").
 	SVC_ADMIN_OAUTH_NAME: optional,
 	EMAIL_SERVICE_API_KEY: optional,
+	// smtp://[user@]host:port (smtps:// for TLS from the start); the password is EMAIL_SERVICE_API_KEY.
+	EMAIL_SMTP_URL: optional,
+	EMAIL_FROM: optional,
+	// Off by default: only `on`, with sending configured, offers password recovery by email [R21].
+	PASSWORD_RECOVERY: z.enum(['on', 'off']).default('off'),
 	REDIS_URL: optional,
 	HOST: z.string().default('0.0.0.0'),
 	PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -58,7 +60,12 @@ const EnvSchema = z.object({
 	// Uploads (docs/decisions/013-uploads.md): local disk by default, or an S3-compatible bucket.
 	UPLOAD_STORAGE: z.enum(['disk', 's3']).default('disk'),
 	UPLOAD_DIR: z.string().default('./data/uploads'),
-	UPLOAD_MAX_FILE_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(5 * 1024 * 1024),
+	UPLOAD_MAX_FILE_BYTES: z.coerce
+		.number()
+		.int()
+		.min(1024)
+		.max(100 * 1024 * 1024)
+		.default(5 * 1024 * 1024),
 	UPLOAD_MAX_FILES: z.coerce.number().int().min(1).max(50).default(10),
 	S3_BUCKET: optional,
 	S3_ENDPOINT: optionalUrl,
@@ -66,7 +73,7 @@ const EnvSchema = z.object({
 	S3_ACCESS_KEY_ID: optional,
 	S3_SECRET_ACCESS_KEY: optional,
 	S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
-	// Rate limits (spec 8): "<requests>/<seconds>" per class and client address; RATE_LIMITS=off disables.
+	// Rate limits [R50]: "<requests>/<seconds>" per class and client address; RATE_LIMITS=off disables.
 	RATE_LIMITS: z.enum(['on', 'off']).default('on'),
 	RATE_LIMIT_AUTHENTICATION: rule('20/60'),
 	RATE_LIMIT_ACCOUNT: rule('10/900'),
@@ -85,9 +92,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
 	const parsed = EnvSchema.safeParse(env)
 	if (!parsed.success) {
 		// zod issues carry paths and messages, not input values.
-		const problems = parsed.error.issues
-			.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-			.join('; ')
+		const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')
 		throw new ConfigError(`Invalid configuration: ${problems}`)
 	}
 	const vars = parsed.data
@@ -97,14 +102,18 @@ export function parseConfig(env: Record<string, string | undefined>) {
 	if (isProduction) {
 		const verdict = checkAuthSecret(authSecret)
 		if (!verdict.ok) {
-			throw new ConfigError(
-				`Refusing to start in production: ${verdict.reason} [rule: ${verdict.rule}]. ` +
-					'Generate one with: openssl rand -base64 32',
-			)
+			throw new ConfigError(`Refusing to start in production: ${verdict.reason} [rule: ${verdict.rule}]. ` + 'Generate one with: openssl rand -base64 32')
 		}
 	}
 	authSecret ??= DEV_FALLBACK_AUTH_SECRET
-	const previousAuthSecrets = [...new Set((vars.AUTH_SECRET_PREVIOUS ?? '').split(',').map((secret) => secret.trim()).filter(Boolean))]
+	const previousAuthSecrets = [
+		...new Set(
+			(vars.AUTH_SECRET_PREVIOUS ?? '')
+				.split(',')
+				.map((secret) => secret.trim())
+				.filter(Boolean),
+		),
+	]
 	if (previousAuthSecrets.includes(authSecret)) {
 		throw new ConfigError(
 			'Invalid configuration: AUTH_SECRET_PREVIOUS repeats AUTH_SECRET. It holds only the secrets AUTH_SECRET replaced ' +
@@ -112,11 +121,16 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		)
 	}
 
+	const email = emailConfig(vars)
+	if (vars.PASSWORD_RECOVERY === 'on' && !email) {
+		throw new ConfigError('Invalid configuration: PASSWORD_RECOVERY=on sends its links by mail and needs EMAIL_SMTP_URL and EMAIL_FROM')
+	}
+
 	if (vars.UPLOAD_STORAGE === 's3' && !vars.S3_BUCKET) {
 		throw new ConfigError('Invalid configuration: UPLOAD_STORAGE=s3 needs S3_BUCKET')
 	}
 
-	// Issue 10: the SSO client and the workload credential never stand in for each other.
+	// the SSO client and the workload credential never stand in for each other.
 	const operatorProblem = operatorSignInProblem(vars)
 	if (operatorProblem) throw new ConfigError(`Invalid configuration: ${operatorProblem}`)
 
@@ -133,9 +147,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
 	const publicUrlConfigured = vars.AUTH_URL !== undefined || vars.APP_URL !== undefined
 	const authUrl = new URL(vars.AUTH_URL ?? vars.APP_URL ?? localUrl).origin
 	const appUrl = new URL(vars.APP_URL ?? authUrl).origin
-	const trustedOrigins = publicUrlConfigured
-		? [...new Set([authUrl, appUrl])]
-		: [authUrl, `http://127.0.0.1:${vars.PORT}`]
+	const trustedOrigins = publicUrlConfigured ? [...new Set([authUrl, appUrl])] : [authUrl, `http://127.0.0.1:${vars.PORT}`]
 	return {
 		nodeEnv: vars.NODE_ENV,
 		isProduction,
@@ -157,8 +169,12 @@ export function parseConfig(env: Record<string, string | undefined>) {
 			clientSecret: vars.SVC_ADMIN_OAUTH_CLIENT_SECRET,
 			name: vars.SVC_ADMIN_OAUTH_NAME,
 		},
-		// Issue 10 (spec 2, 5.9): machine workloads only; refused from every request (app/auth/workload-credential.server.ts).
+		// [R24]: machine workloads only; refused from every request (app/auth/workload-credential.server.ts).
 		workloadCredential: vars.SVC_WORKLOAD_CREDENTIAL,
+		/** Sending mail: null when EMAIL_SMTP_URL or EMAIL_FROM is unset (then no mail is written or sent). */
+		email,
+		/** Password recovery by email: PASSWORD_RECOVERY=on with sending configured (docs/decisions/041). */
+		passwordRecovery: vars.PASSWORD_RECOVERY === 'on' && email !== null,
 		redisUrl: vars.REDIS_URL,
 		host: vars.HOST,
 		port: vars.PORT,
@@ -194,6 +210,32 @@ export function parseConfig(env: Record<string, string | undefined>) {
 	}
 }
 
+/** EMAIL_SMTP_URL and EMAIL_FROM together turn sending on; either alone is refused by name. */
+function emailConfig(vars: { EMAIL_SMTP_URL?: string; EMAIL_FROM?: string; EMAIL_SERVICE_API_KEY?: string }) {
+	if (!vars.EMAIL_SMTP_URL && !vars.EMAIL_FROM) return null
+	if (!vars.EMAIL_SMTP_URL || !vars.EMAIL_FROM) {
+		throw new ConfigError('Invalid configuration: sending mail needs both EMAIL_SMTP_URL and EMAIL_FROM (docs/configuration.md, "Email")')
+	}
+	let url: URL
+	try {
+		url = new URL(vars.EMAIL_SMTP_URL)
+	} catch {
+		throw new ConfigError('Invalid configuration: EMAIL_SMTP_URL is not a URL (smtp://host:587 or smtps://host:465)')
+	}
+	if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('Invalid configuration: EMAIL_SMTP_URL must start with smtp:// or smtps://')
+	if (url.password) throw new ConfigError('Invalid configuration: put the SMTP password in EMAIL_SERVICE_API_KEY, not in EMAIL_SMTP_URL')
+	if (/[\r\n]/.test(vars.EMAIL_FROM) || !/@/.test(vars.EMAIL_FROM))
+		throw new ConfigError('Invalid configuration: EMAIL_FROM must be one address, e.g. "My Store <shop@example.com>"')
+	return {
+		host: url.hostname,
+		port: Number(url.port) || (url.protocol === 'smtps:' ? 465 : 587),
+		secure: url.protocol === 'smtps:',
+		user: url.username ? decodeURIComponent(url.username) : undefined,
+		password: vars.EMAIL_SERVICE_API_KEY,
+		from: vars.EMAIL_FROM,
+	}
+}
+
 let config: Config | undefined
 
 /** The process's configuration, parsed once, on first use (the server calls it at start). */
@@ -202,7 +244,7 @@ export function getConfig(): Config {
 	return config
 }
 
-/** The only configuration the browser sees (spec 5.10: secrets stay on the server). */
+/** The only configuration the browser sees [R13] (secrets stay on the server). */
 export function publicConfig(config: Config) {
 	return { appUrl: config.appUrl }
 }

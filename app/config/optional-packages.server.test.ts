@@ -7,7 +7,7 @@ import { migrateDatabase } from '../../scripts/lib/migrate'
 import { OPTIONAL_PACKAGES } from './optional-packages.server'
 
 /**
- * Issue 11.3 (docs/decisions/028-performance-budget.md): a store that does not use PostgreSQL,
+ * a store that does not use PostgreSQL,
  * Redis, S3 or Stripe must not carry their packages. Each case runs in a fresh Node process
  * (a test worker's module cache is shared by every test file it runs) and prints which of the
  * optional packages are in its CommonJS cache, where ESM imports of them land too.
@@ -37,7 +37,7 @@ function loadedAfter(script: string, env: NodeJS.ProcessEnv = {}): string[] {
 const dir = mkdtempSync(join(tmpdir(), 'store-optional-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-describe('optional packages are loaded on first use (issue 11.3: memory)', () => {
+describe('optional packages are loaded on first use (memory)', () => {
 	it('a SQLite store without Redis, S3 or Stripe loads only its own driver, with every route module and the server middleware', () => {
 		const url = `file:${join(dir, 'store.db')}`
 		migrateDatabase(url, { quiet: true })

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)
 
 /**
- * Issue 11 (docs/decisions/028-performance-budget.md): packages that only some deployments use
+ * packages that only some deployments use
  * are loaded the first time a configured feature calls for them, never at start. A SQLite store
  * without Redis, S3 or Stripe does not carry the PostgreSQL driver, ioredis, @upstash/ratelimit,
  * the AWS SDK or the Stripe SDK: together ~30 MB of heap and code in a process meant to stay

@@ -12,7 +12,7 @@ export function accountRepository(db: Db, viewer: UserViewer) {
 			})
 		},
 
-		/** Issue 10.4: `pending` is an enrolment started but not yet confirmed with a code. */
+		/** `pending` is an enrolment started but not yet confirmed with a code. */
 		async twoFactorStatus() {
 			const user = await db.user.findUniqueOrThrow({
 				where: own,

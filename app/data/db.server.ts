@@ -1,5 +1,5 @@
 import { getConfig } from '../config/env.server'
-import { type DatabaseProvider, databaseProvider } from './database-url'
+import { type DatabaseProvider, databaseProvider } from '../config/database-url'
 import { createDriverAdapter } from './driver-adapter.server'
 import { PrismaClient as PostgresClient } from './generated/postgresql/client'
 import { PrismaClient as SqliteClient } from './generated/sqlite/client'

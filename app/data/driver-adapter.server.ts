@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { onFirstUse } from '../config/optional-packages.server'
-import { databaseProvider } from './database-url'
+import { databaseProvider } from '../config/database-url'
 
-// Only the engine in use is loaded (issue 11): a SQLite store never carries the PostgreSQL driver.
+// Only the engine in use is loaded: a SQLite store never carries the PostgreSQL driver.
 const postgresAdapter = onFirstUse<typeof import('@prisma/adapter-pg')>('@prisma/adapter-pg')
 const sqliteAdapter = onFirstUse<typeof import('@prisma/adapter-better-sqlite3')>('@prisma/adapter-better-sqlite3')
 

@@ -2,10 +2,11 @@ import type IORedis from 'ioredis'
 import type { RedisOptions } from 'ioredis'
 import { onFirstUse } from '../config/optional-packages.server'
 import { type ProbeOptions, type RedisHealth, watchRedis } from './redis-health.server'
+import { log as logger } from '../log/logger.server'
 
 const ioredis = onFirstUse<typeof IORedis>('ioredis')
 
-/** A Redis connection; ioredis is loaded only by a store that has REDIS_URL (issue 11). */
+/** A Redis connection; ioredis is loaded only by a store that has REDIS_URL. */
 export function redisClient(url: string, options: RedisOptions): IORedis {
 	const Redis = ioredis()
 	return new Redis(url, options)
@@ -42,7 +43,7 @@ export function localBus(): InvalidationBus {
 	}
 }
 
-export function redisBus(url: string, log: (message: string) => void = console.warn, probe?: ProbeOptions): InvalidationBus {
+export function redisBus(url: string, log: (message: string) => void = (line) => logger.warn(line), probe?: ProbeOptions): InvalidationBus {
 	const local = localBus()
 	const retryStrategy = (times: number) => Math.min(times * 200, 2_000)
 	// Queued until connected, so a short-lived process (init) still delivers its forgets.

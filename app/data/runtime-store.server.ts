@@ -1,6 +1,6 @@
 import type { Db } from './db.server'
 
-/** One Store Runtime serves one Store (spec 1); `npm run init` creates it under this handle. */
+/** One Store Runtime serves one Store [R1]; `npm run init` creates it under this handle. */
 export const RUNTIME_STORE_HANDLE = 'main'
 export const DEFAULT_STORE_NAME = 'My Store'
 
@@ -17,12 +17,10 @@ const storeIds = new WeakMap<Db, Promise<string>>()
 export function runtimeStoreId(db: Db): Promise<string> {
 	let id = storeIds.get(db)
 	if (!id) {
-		id = db.store
-			.findUnique({ where: { handle: RUNTIME_STORE_HANDLE }, select: { id: true } })
-			.then((store) => {
-				if (!store) throw new StoreNotInitialisedError()
-				return store.id
-			})
+		id = db.store.findUnique({ where: { handle: RUNTIME_STORE_HANDLE }, select: { id: true } }).then((store) => {
+			if (!store) throw new StoreNotInitialisedError()
+			return store.id
+		})
 		// A failed lookup (e.g. before init) must not be cached.
 		id.catch(() => storeIds.delete(db))
 		storeIds.set(db, id)

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { schemaPath } from './database-url'
+import { schemaPath } from '../config/database-url'
 
 /** Everything after the datasource block: the models, which must not differ. */
 function models(provider: 'sqlite' | 'postgresql') {
@@ -17,13 +17,13 @@ describe('SQLite and PostgreSQL stay in step (both first-class)', () => {
 
 	it('has one migrations folder per provider, with the same migrations in each', () => {
 		const migrations = (provider: string) =>
-			readdirSync(`prisma/${provider}/migrations`).filter((name) => /^\d{14}_/.test(name)).sort()
+			readdirSync(`prisma/${provider}/migrations`)
+				.filter((name) => /^\d{14}_/.test(name))
+				.sort()
 		expect(migrations('sqlite').length).toBeGreaterThan(0)
 		expect(migrations('sqlite')).toEqual(migrations('postgresql'))
 		for (const provider of ['sqlite', 'postgresql']) {
-			expect(readFileSync(`prisma/${provider}/migrations/migration_lock.toml`, 'utf8')).toContain(
-				`provider = "${provider}"`,
-			)
+			expect(readFileSync(`prisma/${provider}/migrations/migration_lock.toml`, 'utf8')).toContain(`provider = "${provider}"`)
 		}
 	})
 

@@ -3,7 +3,7 @@ import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '
 import { describeDevice, sessionsRepository } from './sessions.server'
 import type { UserViewer } from './viewer'
 
-describe.each(PROVIDERS)('sessions of the signed-in user on %s (issue 10.5, ASVS 7.4)', (provider) => {
+describe.each(PROVIDERS)('sessions of the signed-in user on %s [R26] (ASVS 7.4)', (provider) => {
 	let t: TestDatabase
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
@@ -13,14 +13,17 @@ describe.each(PROVIDERS)('sessions of the signed-in user on %s (issue 10.5, ASVS
 	async function userWithSessions(n: number) {
 		const { userId, email } = await signUpCustomer(t.auth)
 		for (let i = 1; i < n; i++) {
-			await t.auth.api.signInEmail({ body: { email, password: 'correct horse battery' }, headers: new Headers({ 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 #${i}` }) })
+			await t.auth.api.signInEmail({
+				body: { email, password: 'correct horse battery' },
+				headers: new Headers({ 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 #${i}` }),
+			})
 		}
 		const sessions = await t.db.session.findMany({ where: { userId }, select: { id: true }, orderBy: { createdAt: 'asc' } })
 		const viewer: UserViewer = { kind: 'user', storeId: t.storeId, userId, role: 'user', email, name: 'x', sessionId: sessions[0]!.id }
 		return { viewer, ids: sessions.map((s) => s.id) }
 	}
 
-	it('lists only the user’s own sessions and marks this one (issue 10.5)', async () => {
+	it('lists only the user’s own sessions and marks this one [R26]', async () => {
 		const mine = await userWithSessions(3)
 		await userWithSessions(2)
 		const listed = await sessionsRepository(t.db, mine.viewer).list()
@@ -28,7 +31,7 @@ describe.each(PROVIDERS)('sessions of the signed-in user on %s (issue 10.5, ASVS
 		expect(listed.filter((s) => s.current).map((s) => s.id)).toEqual([mine.ids[0]])
 	})
 
-	it('refuses to end another user’s session or this one, changing nothing (issue 10.5: another user’s id)', async () => {
+	it('refuses to end another user’s session or this one, changing nothing [R26] (another user’s id)', async () => {
 		const mine = await userWithSessions(2)
 		const theirs = await userWithSessions(2)
 		const repo = sessionsRepository(t.db, mine.viewer)
@@ -38,7 +41,7 @@ describe.each(PROVIDERS)('sessions of the signed-in user on %s (issue 10.5, ASVS
 		expect(await t.db.session.count({ where: { id: { in: [...mine.ids, ...theirs.ids] } } })).toBe(4)
 	})
 
-	it('ends one other session, then every other one, keeping this one (issue 10.5: sign out everywhere else)', async () => {
+	it('ends one other session, then every other one, keeping this one [R26] (sign out everywhere else)', async () => {
 		const mine = await userWithSessions(4)
 		const theirs = await userWithSessions(1)
 		const repo = sessionsRepository(t.db, mine.viewer)

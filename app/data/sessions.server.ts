@@ -2,7 +2,7 @@ import type { Db } from './db.server'
 import type { UserViewer } from './viewer'
 
 /**
- * The signed-in user's own sessions (issue 10.5, ASVS 7.4): listed with device, address and
+ * The signed-in user's own sessions [R26] (ASVS 7.4): listed with device, address and
  * last activity; ended one at a time or all but this one. The owner is the session's user and
  * Store: a session id of anyone else matches nothing.
  */
@@ -55,19 +55,27 @@ export function sessionsRepository(db: Db, viewer: UserViewer) {
 /** A short, human description of a User-Agent ("Chrome on Linux"); never the raw string's details. */
 export function describeDevice(userAgent: string | null | undefined): string {
 	if (!userAgent) return 'Unknown device'
-	const browser =
-		/Edg\//.test(userAgent) ? 'Edge'
-		: /Firefox\//.test(userAgent) ? 'Firefox'
-		: /Chrome\/|Chromium\//.test(userAgent) ? 'Chrome'
-		: /Safari\//.test(userAgent) ? 'Safari'
-		: /curl|node|undici|Playwright|python/i.test(userAgent) ? 'A program'
-		: 'A browser'
-	const os =
-		/Android/.test(userAgent) ? 'Android'
-		: /iPhone|iPad|iOS/.test(userAgent) ? 'iOS'
-		: /Windows/.test(userAgent) ? 'Windows'
-		: /Mac OS X|Macintosh/.test(userAgent) ? 'macOS'
-		: /Linux|X11/.test(userAgent) ? 'Linux'
-		: null
+	const browser = /Edg\//.test(userAgent)
+		? 'Edge'
+		: /Firefox\//.test(userAgent)
+			? 'Firefox'
+			: /Chrome\/|Chromium\//.test(userAgent)
+				? 'Chrome'
+				: /Safari\//.test(userAgent)
+					? 'Safari'
+					: /curl|node|undici|Playwright|python/i.test(userAgent)
+						? 'A program'
+						: 'A browser'
+	const os = /Android/.test(userAgent)
+		? 'Android'
+		: /iPhone|iPad|iOS/.test(userAgent)
+			? 'iOS'
+			: /Windows/.test(userAgent)
+				? 'Windows'
+				: /Mac OS X|Macintosh/.test(userAgent)
+					? 'macOS'
+					: /Linux|X11/.test(userAgent)
+						? 'Linux'
+						: null
 	return os ? `${browser} on ${os}` : browser
 }

@@ -15,7 +15,7 @@ function counter<T>(values: T[]) {
 	}
 }
 
-describe('the shared cache (issue 11: per-request work done once, fresh after a write)', () => {
+describe('the shared cache (per-request work done once, fresh after a write)', () => {
 	it('reads once, then answers from memory until the entry is forgotten', async () => {
 		const bus = localBus()
 		const cache = sharedCache<string>({ topic: 't', ttlMs: 60_000, max: 10, bus: () => bus })
@@ -88,7 +88,7 @@ describe('the shared cache (issue 11: per-request work done once, fresh after a 
 	})
 })
 
-describe('invalidation across processes over Redis (issue 11: a second process sharing Redis)', () => {
+describe('invalidation across processes over Redis (a second process sharing Redis)', () => {
 	const buses: InvalidationBus[] = []
 	afterAll(async () => {
 		await Promise.all(buses.map((bus) => bus.close()))

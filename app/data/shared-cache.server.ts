@@ -2,7 +2,7 @@ import { getConfig } from '../config/env.server'
 import { ALL, getInvalidationBus, type InvalidationBus } from './invalidation.server'
 
 /**
- * Issue 11, docs/decisions/028-performance-budget.md: data read on nearly every page and
+ * docs/decisions/028-performance-budget.md: data read on nearly every page and
  * written rarely (the Store profile, the catalog, a cart's item count) is kept in memory.
  *
  * - A write forgets the entry, after it commits, in this process and, over Redis pub/sub,

@@ -8,6 +8,11 @@ export type GuestViewer = {
 	kind: 'guest'
 	storeId: string
 	guestId: string
+	/**
+	 * The guestId was minted by this very GET or HEAD request (a first visit): nothing can be
+	 * stored under it yet, so its cart is known to be empty without asking the database.
+	 */
+	fresh?: true
 }
 
 export type UserViewer = {
@@ -19,7 +24,7 @@ export type UserViewer = {
 	name: string
 	/** This browser's verified guestId cookie (cart merge, proof for order claiming). */
 	guestId?: string
-	/** The session this request rode on (issue 10: /account/security marks it "this device"). */
+	/** The session this request rode on (/account/security marks it "this device"). */
 	sessionId?: string
 }
 

@@ -92,7 +92,10 @@ describe('against real dependencies', () => {
 	})
 
 	it('sees a PostgreSQL that stops, and sees it back on the same client without a restart [R81]', async () => {
-		const run = boundedCheck(databaseCheck(() => db), 1_000)
+		const run = boundedCheck(
+			databaseCheck(() => db),
+			1_000,
+		)
 		expect(await run()).toEqual({ result: 'ok' })
 		postgres.stop()
 		expect(await run()).toMatchObject({ result: 'down' })
@@ -101,7 +104,10 @@ describe('against real dependencies', () => {
 	})
 
 	it('gives up on a PostgreSQL that accepts no connections (SIGSTOP) instead of hanging [R81]', async () => {
-		const run = boundedCheck(databaseCheck(() => db), 500)
+		const run = boundedCheck(
+			databaseCheck(() => db),
+			500,
+		)
 		expect(await run()).toEqual({ result: 'ok' })
 		postgres.pause()
 		try {

@@ -3,6 +3,7 @@ import type { Config } from '../config/env.server'
 import { type Db, getDb } from '../data/db.server'
 import { redisClient } from '../data/invalidation.server'
 import { s3BucketCheck } from '../uploads/storage/s3.server'
+import { log as logger } from '../log/logger.server'
 
 /**
  * [R81] Readiness: whether this instance's dependencies answer, so a load balancer sends
@@ -68,7 +69,7 @@ export function readinessProbe({
 	checks,
 	timeoutMs = 1_000,
 	memoMs = 1_000,
-	log = console.warn,
+	log = (line) => logger.warn(line),
 }: {
 	checks: Record<string, Check>
 	timeoutMs?: number
@@ -105,7 +106,10 @@ export function readinessProbe({
 }
 
 /** A trivial query on the store's own client (its pool), the path every page takes to the data. */
-export const databaseCheck = (db: () => Db): Check => () => db().$queryRaw`SELECT 1`
+export const databaseCheck =
+	(db: () => Db): Check =>
+	() =>
+		db().$queryRaw`SELECT 1`
 
 /** A PING on a connection of its own, so readiness sees Redis as it is, not as another client's state. */
 export function redisCheck(url: string, timeoutMs: number): Check & { close(): void } {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/helpers/databases'
 import { newsletterRepository, readUnsubscribeToken, UNSUBSCRIBE_TOKEN_DAYS, unsubscribeToken } from './newsletter.server'
+import { unverifiedScope } from '../data/scope'
 
 const SECRET = 'q7Vd3L0s9PZx2mYt8KcR1wNf6HbJ4eUa5GiTo0Xp'
 
-describe('unsubscribe links (issue 6.7; spec 8: newsletter is Sensitive)', () => {
+describe('unsubscribe links [R50] (newsletter is Sensitive)', () => {
 	const token = unsubscribeToken({ storeId: 'store-1', email: 'a@example.com' }, SECRET)
 
 	it('reads a link it signed', () => {
@@ -35,7 +36,7 @@ describe.each(PROVIDERS)('newsletter subscribers on %s', (provider) => {
 
 	it('keeps one row per address, resubscribes after an unsubscribe, and scopes to the Store', async () => {
 		const email = `n-${Date.now()}@example.com`
-		const list = newsletterRepository(t.db, t.storeId)
+		const list = newsletterRepository(unverifiedScope(t.db, t.storeId))
 		await list.subscribe(email)
 		await list.subscribe(email)
 		expect(await t.db.newsletterSubscriber.count({ where: { email } })).toBe(1)
@@ -43,7 +44,7 @@ describe.each(PROVIDERS)('newsletter subscribers on %s', (provider) => {
 		expect((await t.db.newsletterSubscriber.findFirstOrThrow({ where: { email } })).unsubscribedAt).not.toBeNull()
 		await list.subscribe(email)
 		expect((await t.db.newsletterSubscriber.findFirstOrThrow({ where: { email } })).unsubscribedAt).toBeNull()
-		await newsletterRepository(t.db, 'another-store-id').unsubscribe(email)
+		await newsletterRepository(unverifiedScope(t.db, 'another-store-id')).unsubscribe(email)
 		expect((await t.db.newsletterSubscriber.findFirstOrThrow({ where: { email } })).unsubscribedAt).toBeNull()
 	})
 })

@@ -1,23 +1,55 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { getConfig } from '../config/env.server'
 import type { Db } from '../data/db.server'
+import type { StoreScope } from '../data/scope'
+import { enqueueMail, sendingConfigured } from '../email/outbox.server'
+import { plainMail } from '../email/render'
+import type { Renderer } from '../email/worker.server'
 
 /** Unsubscribe links stay valid this long (a year of newsletters), then a fresh one is needed. */
 export const UNSUBSCRIBE_TOKEN_DAYS = 365
+/** A confirmation link works for a week. */
+export const CONFIRM_TOKEN_DAYS = 7
+
+export type TokenPurpose = 'unsubscribe' | 'confirm'
 
 /**
- * Newsletter (spec 8: subscribe and unsubscribe are Sensitive). Subscribing is idempotent
+ * Newsletter [R50] (subscribe and unsubscribe are Sensitive). Subscribing is idempotent
  * and answers the same whether or not the address was already on the list; unsubscribing
  * needs no account, only a signed, expiring link for that Store and address.
  */
-export function newsletterRepository(db: Db, storeId: string) {
+export function newsletterRepository({ db, storeId }: StoreScope) {
 	return {
+		/** Whether subscribing can work at all: the confirmation goes by mail. */
+		available: () => sendingConfigured(),
+
+		/**
+		 * Double opt-in: the address is written pending and its owner is sent a link to confirm;
+		 * it is on the list only once they follow it. An address already confirmed is left alone,
+		 * and an address is sent at most one confirmation a day, however often it is typed in.
+		 */
 		async subscribe(email: string) {
-			await db.newsletterSubscriber.upsert({
-				where: { storeId_email: { storeId, email } },
-				create: { storeId, email },
-				update: { unsubscribedAt: null },
+			await db.$transaction(async (tx) => {
+				const existing = await tx.newsletterSubscriber.findUnique({
+					where: { storeId_email: { storeId, email } },
+					select: { confirmedAt: true, unsubscribedAt: true },
+				})
+				if (existing?.confirmedAt && !existing.unsubscribedAt) return
+				if (!existing) await tx.newsletterSubscriber.create({ data: { storeId, email } })
+				else if (existing.unsubscribedAt)
+					await tx.newsletterSubscriber.updateMany({ where: { storeId, email }, data: { unsubscribedAt: null, confirmedAt: null } })
+				const day = new Date().toISOString().slice(0, 10)
+				await enqueueMail(tx, { storeId, kind: 'newsletter-confirm', subjectId: email, toAddress: email, dedupeKey: `newsletter:confirm:${email}:${day}` })
 			})
+		},
+
+		/** The owner followed the link: on the list from now. */
+		async confirm(email: string) {
+			const { count } = await db.newsletterSubscriber.updateMany({
+				where: { storeId, email, unsubscribedAt: null, confirmedAt: null },
+				data: { confirmedAt: new Date() },
+			})
+			return count === 1
 		},
 
 		async unsubscribe(email: string) {
@@ -26,27 +58,54 @@ export function newsletterRepository(db: Db, storeId: string) {
 	}
 }
 
-function sign(payload: string, secret: string) {
-	return createHmac('sha256', secret).update(`newsletter-unsubscribe:${payload}`).digest('base64url')
+/** The confirmation mail, rendered when it is sent; it carries no unsubscribe link (nothing to leave yet). */
+export function confirmMailRenderer(db: Db): Renderer {
+	return async ({ storeId, subjectId: email }) => {
+		const store = await db.store.findUnique({ where: { id: storeId }, select: { name: true } })
+		if (!store) return null
+		const token = newsletterToken({ storeId, email, purpose: 'confirm' })
+		return plainMail({
+			subject: `Confirm your subscription to ${store.name}`,
+			paragraphs: [
+				`Someone, hopefully you, asked for ${store.name}'s newsletter to be sent to this address.`,
+				'Follow the link to confirm. If it was not you, ignore this mail: nothing will be sent.',
+			],
+			link: { href: `${getConfig().appUrl}/newsletter/confirm?${new URLSearchParams({ token })}`, label: 'Confirm my subscription' },
+		})
+	}
 }
 
-export function unsubscribeToken(
-	{ storeId, email, now = Date.now() }: { storeId: string; email: string; now?: number },
+/** Each purpose signs differently: a confirmation link never unsubscribes, nor the other way round. */
+function sign(payload: string, secret: string, purpose: TokenPurpose = 'unsubscribe') {
+	return createHmac('sha256', secret).update(`newsletter-${purpose}:${payload}`).digest('base64url')
+}
+
+export function newsletterToken(
+	{ storeId, email, purpose, now = Date.now() }: { storeId: string; email: string; purpose: TokenPurpose; now?: number },
 	secret = getConfig().authSecret,
 ) {
-	const expires = Math.floor(now / 1000) + UNSUBSCRIBE_TOKEN_DAYS * 86_400
+	const days = purpose === 'confirm' ? CONFIRM_TOKEN_DAYS : UNSUBSCRIBE_TOKEN_DAYS
+	const expires = Math.floor(now / 1000) + days * 86_400
 	const payload = Buffer.from(JSON.stringify({ s: storeId, e: email, x: expires })).toString('base64url')
-	return `${payload}.${sign(payload, secret)}`
+	return `${payload}.${sign(payload, secret, purpose)}`
+}
+
+export function unsubscribeToken({ storeId, email, now = Date.now() }: { storeId: string; email: string; now?: number }, secret = getConfig().authSecret) {
+	return newsletterToken({ storeId, email, purpose: 'unsubscribe', now }, secret)
 }
 
 export type TokenVerdict = { ok: true; email: string } | { ok: false; reason: 'malformed' | 'forged' | 'expired' | 'other-store' }
 
 /** Checks the signature in constant time, then the expiry and the Store. */
-export function readUnsubscribeToken(token: string, storeId: string, { now = Date.now(), secret = getConfig().authSecret } = {}): TokenVerdict {
+export function readUnsubscribeToken(
+	token: string,
+	storeId: string,
+	{ now = Date.now(), secret = getConfig().authSecret, purpose = 'unsubscribe' as TokenPurpose } = {},
+): TokenVerdict {
 	if (token.length > 1024) return { ok: false, reason: 'malformed' }
 	const [payload, signature, extra] = token.split('.')
 	if (!payload || !signature || extra !== undefined) return { ok: false, reason: 'malformed' }
-	const expected = Buffer.from(sign(payload, secret))
+	const expected = Buffer.from(sign(payload, secret, purpose))
 	const given = Buffer.from(signature)
 	if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'forged' }
 	let body: { s?: unknown; e?: unknown; x?: unknown }

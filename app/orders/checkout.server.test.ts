@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, asCustomer, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
-import { PROVIDERS, type TestDatabase, openPrivateTestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
-import { holdRowLock } from '../../tests/helpers/locks'
+import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
 import { cartRepository, mergeGuestCart } from '../cart/cart.server'
 import { MAX_ORDER_TOTAL_MINOR, MAX_UNIT_PRICE_MINOR } from '../cart/limits'
 import { claimGuestOrders } from './claim.server'
 import { placeOrder } from './checkout.server'
-import { StoreBusyError } from './contention.server'
 import { customerOrdersRepository, ordersRepository } from './orders.server'
 import { hashOrderToken } from './token.server'
+import { unverifiedScope } from '../data/scope'
 
-describe.each(PROVIDERS)('carts and checkout on %s (issue 6)', (provider) => {
+describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 	let t: TestDatabase
 	let otherStoreId: string
 
@@ -25,7 +24,7 @@ describe.each(PROVIDERS)('carts and checkout on %s (issue 6)', (provider) => {
 	const checkout = (viewer: Parameters<typeof placeOrder>[0]['viewer'], key = randomUUID()) =>
 		placeOrder({ db: t.db, viewer, details: DETAILS, connectionHandle: 'offline', idempotencyKey: key })
 
-	describe('owner scoping (spec 2: Cart belongs to a Customer or a Guest; spec 5.11)', () => {
+	describe('owner scoping [R2] (Cart belongs to a Customer or a Guest; [R30])', () => {
 		it('keeps each guest’s cart to itself: another owner’s line id is a 404 and changes nothing', async () => {
 			const product = await createProduct(t.db, t.storeId)
 			const alice = newGuest(t.storeId)
@@ -203,7 +202,7 @@ describe.each(PROVIDERS)('carts and checkout on %s (issue 6)', (provider) => {
 		})
 	})
 
-	describe('orders belong to their owner (issue 6.5)', () => {
+	describe('orders belong to their owner', () => {
 		it('shows a Customer only their own Orders; a guest only through the token', async () => {
 			const product = await createProduct(t.db, t.storeId)
 			const me = await signUpCustomer(t.auth)
@@ -222,7 +221,7 @@ describe.each(PROVIDERS)('carts and checkout on %s (issue 6)', (provider) => {
 		})
 	})
 
-	describe('signing in keeps the guest cart (issue 6.3)', () => {
+	describe('signing in keeps the guest cart [R2]', () => {
 		it('merges quantities, capped by stock, and removes the guest cart', async () => {
 			const a = await createProduct(t.db, t.storeId, { stock: 3 })
 			const b = await createProduct(t.db, t.storeId, { stock: 10 })
@@ -232,7 +231,7 @@ describe.each(PROVIDERS)('carts and checkout on %s (issue 6)', (provider) => {
 			await cartRepository(t.db, customer).add(a.id, 2)
 			await cartRepository(t.db, guest).add(a.id, 2)
 			await cartRepository(t.db, guest).add(b.id, 4)
-			await mergeGuestCart({ db: t.db, storeId: t.storeId, guestId: guest.guestId, userId: me.userId })
+			await mergeGuestCart(unverifiedScope(t.db, t.storeId), { guestId: guest.guestId, userId: me.userId })
 			const lines = (await cartRepository(t.db, customer).summary()).lines
 			expect(Object.fromEntries(lines.map((l) => [l.product.id, l.quantity]))).toEqual({ [a.id]: 3, [b.id]: 4 })
 			expect(await t.db.cart.count({ where: { storeId: t.storeId, guestId: guest.guestId } })).toBe(0)
@@ -253,7 +252,7 @@ describe.each(PROVIDERS)('carts and checkout on %s (issue 6)', (provider) => {
 		})
 	})
 
-	describe('order claiming stays off (spec 3.2, 9)', () => {
+	describe('order claiming stays off [R71, R70]', () => {
 		async function guestOrder(guestId: string, email: string) {
 			const product = await createProduct(t.db, t.storeId)
 			const guest = { kind: 'guest' as const, storeId: t.storeId, guestId }
@@ -265,7 +264,7 @@ describe.each(PROVIDERS)('carts and checkout on %s (issue 6)', (provider) => {
 			const me = await signUpCustomer(t.auth)
 			const guestId = randomUUID()
 			const { order } = await guestOrder(guestId, me.email)
-			expect(await claimGuestOrders({ db: t.db, storeId: t.storeId, userId: me.userId, guestId })).toBe(0)
+			expect(await claimGuestOrders(unverifiedScope(t.db, t.storeId), { userId: me.userId, guestId })).toBe(0)
 			expect((await t.db.order.findUniqueOrThrow({ where: { id: order.id } })).userId).toBeNull()
 		})
 
@@ -274,7 +273,7 @@ describe.each(PROVIDERS)('carts and checkout on %s (issue 6)', (provider) => {
 			const myBrowser = randomUUID()
 			const mine = await guestOrder(myBrowser, 'someone@example.com')
 			const sameEmailElsewhere = await guestOrder(randomUUID(), me.email)
-			const claimed = await claimGuestOrders({ db: t.db, storeId: t.storeId, userId: me.userId, guestId: myBrowser, enabled: true })
+			const claimed = await claimGuestOrders(unverifiedScope(t.db, t.storeId), { userId: me.userId, guestId: myBrowser, enabled: true })
 			expect(claimed).toBe(1)
 			expect((await t.db.order.findUniqueOrThrow({ where: { id: mine.order.id } })).userId).toBe(me.userId)
 			expect((await t.db.order.findUniqueOrThrow({ where: { id: sameEmailElsewhere.order.id } })).userId).toBeNull()

@@ -1,12 +1,14 @@
+import { orderMail } from './mail.server'
 import { randomUUID } from 'node:crypto'
 import { cartOwner, forgetCartCount } from '../cart/cart.server'
 import { ORDER_LIMIT_MESSAGE, withinOrderLimit } from '../cart/limits'
-import { forgetCatalog } from '../catalog/catalog.server'
 import type { Db } from '../data/db.server'
+import { announce } from '../data/signals.server'
 import type { Viewer } from '../data/viewer'
-import { DomainError } from '../errors.server'
-import { CHECKOUT_CONTENTION, StoreBusyError, limitLockWaits, retryOnContention } from './contention.server'
-import { hashOrderToken, orderToken } from './token.server'
+import { DomainError, StoreBusyError } from '../errors.server'
+import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './contention.server'
+import { existingOrderToken, hashOrderToken, orderToken } from './token.server'
+import { isUniqueViolation } from '../data/unique-violation'
 
 export type CheckoutDetails = {
 	email: string
@@ -43,16 +45,10 @@ const placedFields = {
 	providerRef: true,
 	userId: true,
 	guestId: true,
+	tokenHash: true,
 	connection: { select: { id: true, provider: true } },
 	lines: { select: { title: true, unitPriceMinor: true, quantity: true } },
 } as const
-
-function isUniqueViolation(error: unknown, field: string) {
-	const e = error as { code?: string; meta?: { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: string[] } } } }; message?: string }
-	if (e?.code !== 'P2002') return false
-	const text = JSON.stringify(e.meta ?? {}) + (e.message ?? '')
-	return text.includes(field)
-}
 
 const byProductId = (a: { product: { id: string } }, b: { product: { id: string } }) => (a.product.id < b.product.id ? -1 : a.product.id > b.product.id ? 1 : 0)
 
@@ -151,12 +147,13 @@ export async function placeOrder({
 			})
 			const number = store.lastOrderNumber
 			const id = randomUUID()
+			const tokenHash = hashOrderToken(orderToken(id))
 			await tx.order.create({
 				data: {
 					id,
 					storeId,
 					number,
-					tokenHash: hashOrderToken(orderToken(id)),
+					tokenHash,
 					userId: 'userId' in owner ? owner.userId : null,
 					guestId: viewer.guestId ?? null,
 					...details,
@@ -169,14 +166,27 @@ export async function placeOrder({
 				},
 				select: { id: true },
 			})
-			return { id, number, storeId, email: details.email, currency: store.currency, totalMinor: subtotalMinor, status: 'awaiting_payment', providerRef: null, connection, lines }
+			await orderMail(tx, { storeId, id, email: details.email }, 'placed')
+			return {
+				id,
+				number,
+				storeId,
+				email: details.email,
+				currency: store.currency,
+				totalMinor: subtotalMinor,
+				status: 'awaiting_payment',
+				providerRef: null,
+				tokenHash,
+				connection,
+				lines,
+			}
 		}, CHECKOUT_CONTENTION.transaction)
 
 	const attempt = async () => {
 		try {
 			const order = await place()
 			// Stock moved and the cart is empty: what pages show of both is read again.
-			forgetCatalog()
+			announce('catalog-changed')
 			forgetCartCount(viewer)
 			return { order: withToken(order), replayed: false }
 		} catch (error) {
@@ -201,7 +211,7 @@ export async function placeOrder({
 	}
 }
 
-function withToken<T extends { id: string }>(order: T & Omit<PlacedOrder, 'token'>): PlacedOrder {
-	const { id, number, storeId, email, currency, totalMinor, status, providerRef, connection, lines } = order
-	return { id, number, storeId, email, currency, totalMinor, status, providerRef, connection, lines, token: orderToken(id) }
+function withToken<T extends { id: string; tokenHash: string }>(order: T & Omit<PlacedOrder, 'token'>): PlacedOrder {
+	const { id, number, storeId, email, currency, totalMinor, status, providerRef, connection, lines, tokenHash } = order
+	return { id, number, storeId, email, currency, totalMinor, status, providerRef, connection, lines, token: existingOrderToken(id, tokenHash) }
 }

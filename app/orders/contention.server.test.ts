@@ -4,9 +4,10 @@ import { DETAILS, createProduct, newGuest, offline } from '../../tests/helpers/c
 import { PROVIDERS, openPrivateTestDatabase } from '../../tests/helpers/databases'
 import { holdRowLock } from '../../tests/helpers/locks'
 import { cartRepository } from '../cart/cart.server'
-import { DomainError } from '../errors.server'
+import { createDb } from '../data/db.server'
+import { DomainError, StoreBusyError } from '../errors.server'
 import { placeOrder } from './checkout.server'
-import { StoreBusyError, isContention, limitLockWaits, retryOnContention } from './contention.server'
+import { isContention, limitLockWaits, retryOnContention } from './contention.server'
 
 const failing = (errors: unknown[], result = 'placed') => {
 	let calls = 0
@@ -58,7 +59,11 @@ describe.each(PROVIDERS)('contention on %s, as the engine reports it [R67]', (pr
 	})
 	afterAll(() => t?.close())
 
-	const caught = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error)
+	const caught = (promise: Promise<unknown>) =>
+		promise.then(
+			() => null,
+			(error: unknown) => error,
+		)
 
 	it('recognises a write that met another transaction’s lock [R67]', async () => {
 		const product = await createProduct(t.db, t.storeId)
@@ -135,5 +140,35 @@ describe.each(PROVIDERS)('contention on %s, as the engine reports it [R67]', (pr
 		expect((await cartRepository(t.db, guest).summary()).lines.map((line) => [line.product.id, line.quantity])).toEqual([[product.id, 2]])
 		// The order number was given back with the rest.
 		expect(await counter()).toEqual(before)
+	})
+})
+
+describe('SQLite shared by two processes [R67]', () => {
+	let t: Awaited<ReturnType<typeof openPrivateTestDatabase>>
+	beforeAll(async () => {
+		t = await openPrivateTestDatabase('sqlite')
+	})
+	afterAll(() => t?.close())
+
+	it('recognises a write refused because another process moved the database past this transaction’s snapshot', async () => {
+		const product = await createProduct(t.db, t.storeId, { stock: 5 })
+		const other = createDb(t.url)
+		try {
+			const error = await t.db
+				.$transaction(async (tx) => {
+					await tx.product.findUniqueOrThrow({ where: { id: product.id }, select: { stock: true } })
+					// Another process (init, a second server) commits a write in between.
+					await other.product.update({ where: { id: product.id }, data: { stock: { decrement: 1 } } })
+					await tx.product.update({ where: { id: product.id }, data: { stock: { decrement: 1 } } })
+				})
+				.then(
+					() => null,
+					(caught: unknown) => caught,
+				)
+			expect(String((error as Error | null)?.message)).toMatch(/database is locked|SQLITE_BUSY/)
+			expect(isContention(error)).toBe(true)
+		} finally {
+			await other.$disconnect()
+		}
 	})
 })

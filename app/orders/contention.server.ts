@@ -1,4 +1,5 @@
 import { type Db, engineOf } from '../data/db.server'
+import { StoreBusyError } from '../errors.server'
 
 /**
  * Checkout is the store's hot write path: many shoppers, one order-number counter, the same
@@ -7,15 +8,6 @@ import { type Db, engineOf } from '../data/db.server'
  * (docs/decisions/030). Kept beside checkout while it is the only caller.
  */
 
-/** Thrown when checkout gave up under contention: nothing was written, the cart is intact. */
-export class StoreBusyError extends Error {
-	override name = 'StoreBusyError'
-	readonly retryAfterSeconds = 2
-	constructor(message = 'The store is busy right now. Your cart is saved: please try again in a moment.') {
-		super(message)
-	}
-}
-
 /**
  * Prisma's codes for "someone else held what we needed": P2034 write conflict or deadlock
  * (PostgreSQL 40001 / 40P01), P2028 a transaction that could not start in time (pool or, on
@@ -23,6 +15,12 @@ export class StoreBusyError extends Error {
  * database, P2037 a server out of connections.
  */
 const CONTENDED_CODES = new Set(['P2034', 'P2028', 'P1008', 'P2037'])
+/**
+ * SQLite's own codes, which the driver adapter passes through when two processes share the file
+ * (a second server, `npm run init` while serving): the file is locked past busy_timeout, or a
+ * transaction that read must not write because another process committed since (WAL snapshot).
+ */
+const SQLITE_CONTENDED = /^SQLITE_(BUSY|LOCKED)(_|$)/
 /** PostgreSQL states Prisma passes through without a code of its own: 55P03 is our lock_timeout. */
 const CONTENDED_STATES = new Set(['55P03', '40001', '40P01'])
 
@@ -30,7 +28,7 @@ type DriverCause = { kind?: string; code?: string; originalCode?: string }
 
 export function isContention(error: unknown): boolean {
 	const e = error as { code?: unknown; cause?: DriverCause; meta?: { driverAdapterError?: { cause?: DriverCause } } } | null
-	if (typeof e?.code === 'string' && CONTENDED_CODES.has(e.code)) return true
+	if (typeof e?.code === 'string' && (CONTENDED_CODES.has(e.code) || SQLITE_CONTENDED.test(e.code))) return true
 	const cause = e?.cause ?? e?.meta?.driverAdapterError?.cause
 	const state = cause?.code ?? cause?.originalCode
 	return typeof state === 'string' && CONTENDED_STATES.has(state)
@@ -61,7 +59,10 @@ export async function limitLockWaits(db: Db, tx: Pick<Db, '$executeRawUnsafe'>) 
  * Runs `attempt` again after a short, growing, jittered pause while it fails from contention,
  * within the attempts and window above; then throws StoreBusyError. Other errors pass through.
  */
-export async function retryOnContention<T>(attempt: () => Promise<T>, policy: typeof CHECKOUT_CONTENTION & { busyMessage?: string } = CHECKOUT_CONTENTION): Promise<T> {
+export async function retryOnContention<T>(
+	attempt: () => Promise<T>,
+	policy: typeof CHECKOUT_CONTENTION & { busyMessage?: string } = CHECKOUT_CONTENTION,
+): Promise<T> {
 	const started = Date.now()
 	for (let tried = 1; ; tried++) {
 		try {

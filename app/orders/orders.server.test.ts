@@ -5,6 +5,7 @@ import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/help
 import { cartRepository } from '../cart/cart.server'
 import { placeOrder } from './checkout.server'
 import { applyPaymentEvent, linkPaymentIntent, type PaymentEffect, recordProviderRef, transitionOrder } from './orders.server'
+import { unverifiedScope } from '../data/scope'
 
 describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (provider) => {
 	let t: TestDatabase
@@ -22,8 +23,9 @@ describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (
 		await cartRepository(t.db, guest).add(product.id, 1)
 		return (await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'offline', idempotencyKey: randomUUID() })).order
 	}
-	const row = (id: string) => t.db.order.findUniqueOrThrow({ where: { id }, select: { status: true, capturedMinor: true, refundedMinor: true, paymentNote: true, paidAt: true } })
-	const apply = (orderId: string, effect: PaymentEffect, storeId = t.storeId) => applyPaymentEvent(t.db, { storeId, orderId, effect })
+	const row = (id: string) =>
+		t.db.order.findUniqueOrThrow({ where: { id }, select: { status: true, capturedMinor: true, refundedMinor: true, paymentNote: true, paidAt: true } })
+	const apply = (orderId: string, effect: PaymentEffect, storeId = t.storeId) => applyPaymentEvent(t.db, unverifiedScope(t.db, storeId), { orderId, effect })
 	const paid = (amountMinor: number | null, currency: string | null = 'USD'): PaymentEffect => ({ kind: 'paid', amountMinor, currency })
 	const refund = (refundedMinor: number | null, currency: string | null = 'USD'): PaymentEffect => ({ kind: 'refund', refundedMinor, currency })
 
@@ -34,7 +36,10 @@ describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (
 		expect((await apply(order.id, paid(1500, 'JPY'))).outcome).toBe('review')
 		expect((await apply(order.id, paid(1500, null))).outcome).toBe('review')
 		expect(await row(order.id)).toMatchObject({ status: 'awaiting_payment', capturedMinor: 0, paidAt: null })
-		expect(await apply(order.id, paid(1600, 'usd'))).toEqual({ outcome: 'applied', summary: `Order #${order.number}: marked paid (1600 USD minor units captured).` })
+		expect(await apply(order.id, paid(1600, 'usd'))).toEqual({
+			outcome: 'applied',
+			summary: `Order #${order.number}: marked paid (1600 USD minor units captured).`,
+		})
 		expect(await row(order.id)).toMatchObject({ status: 'paid', capturedMinor: 1600 })
 	})
 
@@ -67,25 +72,25 @@ describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (
 
 	it('refuses a refund for an Order that was cancelled unpaid [R66]', async () => {
 		const order = await newOrder()
-		await transitionOrder(t.db, { storeId: t.storeId, orderId: order.id, to: 'cancelled' })
+		await transitionOrder(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, to: 'cancelled' })
 		expect((await apply(order.id, refund(1500))).outcome).toBe('review')
 		expect(await row(order.id)).toMatchObject({ status: 'cancelled', refundedMinor: 0 })
 	})
 
 	it('never moves an Order backwards or out of a final state', async () => {
 		const order = await newOrder()
-		expect(await transitionOrder(t.db, { storeId: t.storeId, orderId: order.id, to: 'cancelled' })).toBe(true)
+		expect(await transitionOrder(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, to: 'cancelled' })).toBe(true)
 		expect((await apply(order.id, paid(1500))).outcome).toBe('stale')
-		expect(await transitionOrder(t.db, { storeId: t.storeId, orderId: order.id, to: 'awaiting_payment' })).toBe(false)
+		expect(await transitionOrder(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, to: 'awaiting_payment' })).toBe(false)
 		expect((await row(order.id)).status).toBe('cancelled')
 	})
 
 	it('refuses another Store’s Order with 404 and changes nothing', async () => {
 		const order = await newOrder()
-		await expect(transitionOrder(t.db, { storeId: 'another-store', orderId: order.id, to: 'paid' })).rejects.toMatchObject({ status: 404 })
+		await expect(transitionOrder(t.db, unverifiedScope(t.db, 'another-store'), { orderId: order.id, to: 'paid' })).rejects.toMatchObject({ status: 404 })
 		await expect(apply(order.id, paid(1500), 'another-store')).rejects.toMatchObject({ status: 404 })
-		expect((await recordProviderRef(t.db, { storeId: 'another-store', orderId: order.id, providerRef: 'cs_x' })).count).toBe(0)
-		expect(await linkPaymentIntent(t.db, { storeId: 'another-store', orderId: order.id, paymentIntentRef: 'pi_x' })).toBe(false)
+		expect((await recordProviderRef(unverifiedScope(t.db, 'another-store'), { orderId: order.id, providerRef: 'cs_x' })).count).toBe(0)
+		expect(await linkPaymentIntent(t.db, unverifiedScope(t.db, 'another-store'), { orderId: order.id, paymentIntentRef: 'pi_x' })).toBe(false)
 		expect((await row(order.id)).status).toBe('awaiting_payment')
 	})
 
@@ -98,17 +103,20 @@ describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (
 
 	it('records what an admin marking an offline payment paid captured: the total [R66]', async () => {
 		const order = await newOrder()
-		expect(await transitionOrder(t.db, { storeId: t.storeId, orderId: order.id, to: 'paid' })).toBe(true)
+		expect(await transitionOrder(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, to: 'paid' })).toBe(true)
 		expect(await row(order.id)).toMatchObject({ status: 'paid', capturedMinor: 1500 })
 	})
 
 	it('keeps the reference a paid Order was paid through, and links its payment once [R66]', async () => {
 		const order = await newOrder()
-		await recordProviderRef(t.db, { storeId: t.storeId, orderId: order.id, providerRef: 'cs_first' })
-		expect(await linkPaymentIntent(t.db, { storeId: t.storeId, orderId: order.id, paymentIntentRef: 'pi_first' })).toBe(true)
-		expect(await linkPaymentIntent(t.db, { storeId: t.storeId, orderId: order.id, paymentIntentRef: 'pi_second' })).toBe(false)
+		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: 'cs_first' })
+		expect(await linkPaymentIntent(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, paymentIntentRef: 'pi_first' })).toBe(true)
+		expect(await linkPaymentIntent(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, paymentIntentRef: 'pi_second' })).toBe(false)
 		await apply(order.id, paid(1500))
-		await recordProviderRef(t.db, { storeId: t.storeId, orderId: order.id, providerRef: 'cs_second' })
-		expect(await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { providerRef: true, paymentIntentRef: true } })).toEqual({ providerRef: 'cs_first', paymentIntentRef: 'pi_first' })
+		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: 'cs_second' })
+		expect(await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { providerRef: true, paymentIntentRef: true } })).toEqual({
+			providerRef: 'cs_first',
+			paymentIntentRef: 'pi_first',
+		})
 	})
 })

@@ -1,8 +1,10 @@
 import type { Db } from '../data/db.server'
 import type { UserViewer, Viewer } from '../data/viewer'
+import { orderMail } from './mail.server'
 import { DomainError } from '../errors.server'
 import { canTransition, type OrderStatus } from './status'
 import { hashOrderToken, ORDER_TOKEN } from './token.server'
+import type { StoreScope } from '../data/scope'
 
 /** What a shopper sees of an Order: no internal ids, no provider secrets. */
 export const orderDetailFields = {
@@ -27,7 +29,7 @@ export const orderDetailFields = {
 } as const
 
 /**
- * Orders as shoppers reach them (issue 6.5): a Customer sees only their own, by number;
+ * Orders as shoppers reach them: a Customer sees only their own, by number;
  * a Guest only through the confirmation token, never by number or email.
  */
 export function ordersRepository(db: Db, viewer: Viewer) {
@@ -56,7 +58,7 @@ export function customerOrdersRepository(db: Db, viewer: UserViewer) {
 	}
 }
 
-type Tx = Pick<Db, 'order'>
+type Tx = Pick<Db, 'order' | 'outboxMail'>
 
 /**
  * The one way an Order changes status by hand (admin actions): a conditional update from a
@@ -64,11 +66,8 @@ type Tx = Pick<Db, 'order'>
  * backwards. An admin marking an offline payment paid records its total as captured [R66].
  * Returns false when the Order is not in a state that allows it.
  */
-export async function transitionOrder(
-	tx: Tx,
-	{ storeId, orderId, to, note }: { storeId: string; orderId: string; to: OrderStatus; note?: string },
-) {
-	const current = await tx.order.findFirst({ where: { id: orderId, storeId }, select: { status: true, totalMinor: true } })
+export async function transitionOrder(tx: Tx, { storeId }: StoreScope, { orderId, to, note }: { orderId: string; to: OrderStatus; note?: string }) {
+	const current = await tx.order.findFirst({ where: { id: orderId, storeId }, select: { status: true, totalMinor: true, email: true } })
 	if (!current) throw new DomainError(404, 'That order was not found.')
 	if (!canTransition(current.status, to)) return false
 	const changed = await tx.order.updateMany({
@@ -79,7 +78,14 @@ export async function transitionOrder(
 			...(note !== undefined ? { paymentNote: note } : {}),
 		},
 	})
+	// A refund's mail names its amount: the refund paths write it (refundMail), not the status change.
+	if (changed.count === 1 && to !== 'refunded' && to !== 'awaiting_payment') await orderMail(tx, { storeId, id: orderId, email: current.email }, to)
 	return changed.count === 1
+}
+
+/** The mail of a refund just recorded: one per refunded total, so a replayed event sends none. */
+export function refundMail(tx: Tx, order: { storeId: string; id: string; email: string }, refundedMinor: number) {
+	return orderMail(tx, order, { refundedMinor })
 }
 
 /**
@@ -105,10 +111,24 @@ export type PaymentResult = { outcome: 'applied' | 'stale' | 'review' | 'held'; 
  * never makes an unpaid Order paid and cumulative refunds never exceed what was captured.
  * Every change is a conditional update, so a repeat, a race or a late event changes nothing.
  */
-export async function applyPaymentEvent(tx: Tx, { storeId, orderId, effect }: { storeId: string; orderId: string; effect: PaymentEffect }): Promise<PaymentResult> {
+export async function applyPaymentEvent(
+	tx: Tx,
+	{ storeId }: StoreScope,
+	{ orderId, effect }: { orderId: string; effect: PaymentEffect },
+): Promise<PaymentResult> {
 	const order = await tx.order.findFirst({
 		where: { id: orderId, storeId },
-		select: { number: true, status: true, currency: true, totalMinor: true, capturedMinor: true, refundedMinor: true, paidAt: true, disputed: true },
+		select: {
+			number: true,
+			email: true,
+			status: true,
+			currency: true,
+			totalMinor: true,
+			capturedMinor: true,
+			refundedMinor: true,
+			paidAt: true,
+			disputed: true,
+		},
 	})
 	if (!order) throw new DomainError(404, 'That order was not found.')
 	const say = (outcome: PaymentResult['outcome'], what: string): PaymentResult => ({ outcome, summary: `Order #${order.number}: ${what}` })
@@ -128,7 +148,10 @@ export async function applyPaymentEvent(tx: Tx, { storeId, orderId, effect }: { 
 	}
 	const currency = effect.currency?.toUpperCase() ?? null
 	if (currency !== order.currency) {
-		return say('review', `${effect.kind === 'paid' ? 'paid' : 'refunded'} in ${currency ?? 'no currency'}, but the order is in ${order.currency}; nothing changed.`)
+		return say(
+			'review',
+			`${effect.kind === 'paid' ? 'paid' : 'refunded'} in ${currency ?? 'no currency'}, but the order is in ${order.currency}; nothing changed.`,
+		)
 	}
 	if (effect.kind === 'paid') {
 		if (effect.amountMinor === null || effect.amountMinor < order.totalMinor) {
@@ -136,6 +159,7 @@ export async function applyPaymentEvent(tx: Tx, { storeId, orderId, effect }: { 
 		}
 		if (!canTransition(order.status, 'paid')) return say('stale', `already ${state}; nothing changed.`)
 		const changed = await tx.order.updateMany({ where, data: { status: 'paid', paidAt: new Date(), capturedMinor: effect.amountMinor, paymentNote: null } })
+		if (changed.count === 1) await orderMail(tx, { storeId, id: orderId, email: order.email }, 'paid')
 		return changed.count === 1 ? say('applied', `marked paid (${minor(effect.amountMinor)} captured).`) : say('stale', 'changed meanwhile; nothing changed.')
 	}
 	if (order.paidAt === null) {
@@ -154,6 +178,7 @@ export async function applyPaymentEvent(tx: Tx, { storeId, orderId, effect }: { 
 	const status = full && canTransition(order.status, 'refunded') ? 'refunded' : order.status
 	const changed = await tx.order.updateMany({ where: { ...where, refundedMinor: order.refundedMinor }, data: { refundedMinor: refunded, status } })
 	if (changed.count !== 1) return say('stale', 'changed meanwhile; nothing changed.')
+	await refundMail(tx, { storeId, id: orderId, email: order.email }, refunded)
 	return say('applied', `refunds of ${minor(refunded)} recorded${full ? '; fully refunded' : ''}.`)
 }
 
@@ -162,15 +187,15 @@ export async function applyPaymentEvent(tx: Tx, { storeId, orderId, effect }: { 
  * payment has started. Events reconcile against it [R66]; a paid Order keeps the one it was
  * paid through.
  */
-export function recordProviderRef(db: Tx, { storeId, orderId, providerRef }: { storeId: string; orderId: string; providerRef: string }) {
-	return db.order.updateMany({ where: { id: orderId, storeId, status: 'awaiting_payment' }, data: { providerRef } })
+export function recordProviderRef({ db, storeId }: StoreScope, { orderId, providerRef }: { orderId: string; providerRef: string }, tx: Tx = db) {
+	return tx.order.updateMany({ where: { id: orderId, storeId, status: 'awaiting_payment' }, data: { providerRef } })
 }
 
 /**
  * Links the provider's payment (a Stripe PaymentIntent) to an Order, once: only an event that
  * names the Order's recorded reference links it, and a link is never replaced.
  */
-export async function linkPaymentIntent(tx: Tx, { storeId, orderId, paymentIntentRef }: { storeId: string; orderId: string; paymentIntentRef: string }) {
+export async function linkPaymentIntent(tx: Tx, { storeId }: StoreScope, { orderId, paymentIntentRef }: { orderId: string; paymentIntentRef: string }) {
 	const linked = await tx.order.updateMany({ where: { id: orderId, storeId, paymentIntentRef: null }, data: { paymentIntentRef } })
 	return linked.count === 1
 }

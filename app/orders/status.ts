@@ -1,5 +1,5 @@
 /**
- * Order states and the only transitions between them, in one table (STYLE.md). Anything
+ * Order states and the only transitions between them, in one table (docs/architecture.md). Anything
  * not listed is refused. `refunded` means fully refunded; partial refunds are recorded on
  * the Order without a state change.
  */

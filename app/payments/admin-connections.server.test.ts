@@ -4,8 +4,9 @@ import { genericRequest, newWebhookSecret } from '../../tests/helpers/events'
 import type { AdminViewer } from '../data/viewer'
 import { adminConnectionsRepository } from './admin-connections.server'
 import { receiveEvent } from './events/receive.server'
+import { unverifiedScope } from '../data/scope'
 
-describe.each(PROVIDERS)('Connections in Store Admin on %s (issue 9.8)', (provider) => {
+describe.each(PROVIDERS)('Connections in Store Admin on %s', (provider) => {
 	let t: TestDatabase
 	let admin: AdminViewer
 
@@ -25,7 +26,9 @@ describe.each(PROVIDERS)('Connections in Store Admin on %s (issue 9.8)', (provid
 		const row = await t.db.connection.findFirstOrThrow({ where: { storeId: t.storeId, handle: 'ledger' }, select: { secretBox: true } })
 		expect(row.secretBox).toMatch(/^v1\./)
 		expect(row.secretBox).not.toContain(secret.slice(6, 20))
-		await expect(adminConnectionsRepository(t.db, admin).create({ provider: 'generic', handle: 'ledger', displayName: 'Again', webhookSecret: secret })).rejects.toMatchObject({ status: 409 })
+		await expect(
+			adminConnectionsRepository(t.db, admin).create({ provider: 'generic', handle: 'ledger', displayName: 'Again', webhookSecret: secret }),
+		).rejects.toMatchObject({ status: 409 })
 	})
 
 	it('rotates with an overlap: old and new secrets both verify until the old one expires', async () => {
@@ -35,7 +38,7 @@ describe.each(PROVIDERS)('Connections in Store Admin on %s (issue 9.8)', (provid
 		await adminConnectionsRepository(t.db, admin).rotate('rotating', next)
 		const body = { type: 'ping', occurred_at: Math.floor(Date.now() / 1000), data: {} }
 		const receive = (secret: string, now = Date.now()) =>
-			receiveEvent({ db: t.db, storeId: t.storeId, handle: 'rotating', request: genericRequest('http://s/api/events/rotating', body, secret), now })
+			receiveEvent(unverifiedScope(t.db, t.storeId), { handle: 'rotating', request: genericRequest('http://s/api/events/rotating', body, secret), now })
 		expect((await receive(next)).status).toBe(200)
 		expect((await receive(old)).status).toBe(200)
 		expect((await receive(old, Date.now() + 25 * 60 * 60 * 1000)).status).toBe(401)

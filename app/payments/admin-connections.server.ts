@@ -4,10 +4,12 @@ import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { type StripeSecrets, type VerificationSecrets, connectionSecrets, ROTATION_OVERLAP_MS } from './connections.server'
 import { forgetEndpoints } from './events/receive.server'
-import { connectionScope, sealSecret } from './secret-box.server'
+import { connectionScope, sealSecret } from '../security/secret-box.server'
+import { isUniqueViolation } from '../data/unique-violation'
+import { viewerScope } from '../data/scope'
 
 /**
- * Connections as Store Admin manages them (issue 9.8). Secrets are write-only: they are sealed
+ * Connections as Store Admin manages them. Secrets are write-only: they are sealed
  * on save and never selected for a page again; the page shows only whether one is set.
  */
 export function adminConnectionsRepository(db: Db, admin: AdminViewer) {
@@ -27,16 +29,29 @@ export function adminConnectionsRepository(db: Db, admin: AdminViewer) {
 			const secrets: StripeSecrets | VerificationSecrets =
 				input.provider === 'stripe' ? { secretKey: input.secretKey ?? '', webhookSecret: input.webhookSecret } : { webhookSecret: input.webhookSecret }
 			try {
-				return await db.$transaction(async (tx) => {
-					const row = await tx.connection.create({
-						data: { storeId, handle: input.handle, provider: input.provider, displayName: input.displayName, secretBox: sealSecret(secrets, connectionScope(storeId, input.handle)) },
-						select: { id: true },
+				return await db
+					.$transaction(async (tx) => {
+						const row = await tx.connection.create({
+							data: {
+								storeId,
+								handle: input.handle,
+								provider: input.provider,
+								displayName: input.displayName,
+								secretBox: sealSecret(secrets, connectionScope(storeId, input.handle)),
+							},
+							select: { id: true },
+						})
+						await auditEntry(tx, admin, {
+							action: 'connection.create',
+							targetType: 'connection',
+							targetId: row.id,
+							detail: { handle: input.handle, provider: input.provider },
+						})
+						return row
 					})
-					await auditEntry(tx, admin, { action: 'connection.create', targetType: 'connection', targetId: row.id, detail: { handle: input.handle, provider: input.provider } })
-					return row
-				}).finally(() => forgetEndpoints(db))
+					.finally(() => forgetEndpoints(db))
 			} catch (error) {
-				if ((error as { code?: string }).code === 'P2002') throw new DomainError(409, 'Another connection already uses this handle.', 'handle')
+				if (isUniqueViolation(error)) throw new DomainError(409, 'Another connection already uses this handle.', 'handle')
 				throw error
 			}
 		},
@@ -45,7 +60,7 @@ export function adminConnectionsRepository(db: Db, admin: AdminViewer) {
 		async rotate(handle: string, webhookSecret: string) {
 			const row = await db.connection.findFirst({ where: { storeId, handle }, select: { id: true, provider: true } })
 			if (!row || row.provider === 'offline') throw notFound('That connection')
-			const current = (await connectionSecrets<StripeSecrets>(db, storeId, row.id)) ?? ({} as StripeSecrets)
+			const current = (await connectionSecrets<StripeSecrets>(viewerScope(db, admin), row.id)) ?? ({} as StripeSecrets)
 			const now = Date.now()
 			const previous = (current.previousWebhookSecrets ?? []).filter((entry) => entry.expiresAt > now)
 			if (current.webhookSecret) previous.push({ secret: current.webhookSecret, expiresAt: now + ROTATION_OVERLAP_MS })

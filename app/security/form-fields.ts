@@ -1,2 +1,2 @@
-/** A field people never see; a bot that fills it is refused (STYLE.md: honeypots). */
+/** A field people never see; a bot that fills it is refused. */
 export const HONEYPOT_FIELD = 'website'

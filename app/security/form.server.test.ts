@@ -28,7 +28,7 @@ describe('parseForm (bad input gets a clear 4xx and changes nothing)', () => {
 		})
 	})
 
-	it('refuses a caller-supplied storeId or userId instead of ignoring it (spec 4: admin endpoints)', async () => {
+	it('refuses a caller-supplied storeId or userId instead of ignoring it [R4]', async () => {
 		for (const extra of ['storeId=s2', 'userId=u2', 'role=admin']) {
 			const result = await parseForm(post(`name=Shop&${extra}`), shape)
 			expect(result.ok).toBe(false)

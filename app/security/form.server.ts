@@ -1,5 +1,6 @@
 import { data } from 'react-router'
 import { z } from 'zod'
+import { DomainError, StoreBusyError } from '../errors.server'
 import { HONEYPOT_FIELD } from './form-fields'
 
 /** Forms here are a few short fields; anything bigger is refused before it is read. */
@@ -22,7 +23,7 @@ const FORM_TYPE = 'application/x-www-form-urlencoded'
 export type FormSchema<Shape extends z.ZodRawShape> = z.ZodObject<Shape, z.core.$strict>
 
 /**
- * Built once, at module scope beside the action that reads it (issue 11.2: no per-request
+ * Built once, at module scope beside the action that reads it (no per-request
  * work that could be done once). zod 4 compiles an object schema on its first parse, so
  * building it per request cost about 65 µs of event loop each time (measured), more in a busy server.
  */
@@ -36,10 +37,7 @@ export function formSchema<Shape extends z.ZodRawShape>(shape: Shape): FormSchem
  * (a `storeId`, a `userId`, a `role`) is an error, not something to ignore
  * quietly. Throws 413/415 Responses for bodies that are not such forms.
  */
-export async function parseForm<Shape extends z.ZodRawShape>(
-	request: Request,
-	form: FormSchema<Shape>,
-): Promise<FormResult<z.infer<FormSchema<Shape>>>> {
+export async function parseForm<Shape extends z.ZodRawShape>(request: Request, form: FormSchema<Shape>): Promise<FormResult<z.infer<FormSchema<Shape>>>> {
 	const length = Number(request.headers.get('content-length') ?? 0)
 	if (length > MAX_FORM_BYTES) throw data({ message: 'Form too large' }, { status: 413 })
 	const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase()
@@ -113,10 +111,7 @@ async function readLimitedBody(request: Request): Promise<Uint8Array> {
 /** Shared field rules, so every form says the same thing about the same field. */
 export const fields = {
 	email: z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address').max(254)),
-	password: z
-		.string()
-		.min(8, 'Use at least 8 characters')
-		.max(128, 'Use at most 128 characters'),
+	password: z.string().min(8, 'Use at least 8 characters').max(128, 'Use at most 128 characters'),
 	// Sign-in checks whatever password exists; length rules belong to choosing one.
 	currentPassword: z.string().min(1, 'Enter your password').max(128, 'Use at most 128 characters'),
 	name: z.string().trim().min(1, 'Enter a name').max(80, 'Use at most 80 characters'),
@@ -143,4 +138,31 @@ export function pageParam(request: Request) {
 	const raw = new URL(request.url).searchParams.get('page') ?? '1'
 	const page = /^\d{1,6}$/.test(raw) ? Number(raw) : 1
 	return page >= 1 && page <= 100_000 ? page : 1
+}
+
+/**
+ * An admin list's query string: the page, a search text cut to `maxQuery`, and a status
+ * filter kept only when it is one of `statuses` (anything else lists every status).
+ */
+export function listQuery<S extends string>(request: Request, { statuses, maxQuery }: { statuses: readonly S[]; maxQuery: number }) {
+	const params = new URL(request.url).searchParams
+	const status = params.get('status') ?? ''
+	return {
+		page: pageParam(request),
+		query: (params.get('q') ?? '').trim().slice(0, maxQuery),
+		status: (statuses as readonly string[]).includes(status) ? (status as S) : undefined,
+	}
+}
+
+/**
+ * A DomainError as the form failure every page renders, with its status; a write that gave up
+ * under contention as a 503 with Retry-After (nothing was changed); others rethrow.
+ */
+export function domainFailure(error: unknown) {
+	if (error instanceof StoreBusyError) {
+		return data(formFailure({}, error.message), { status: 503, headers: { 'Retry-After': String(error.retryAfterSeconds) } })
+	}
+	if (!(error instanceof DomainError)) throw error
+	const failure = error.field ? formFailure({ [error.field]: error.message }, error.message) : formFailure({}, error.message)
+	return data(failure, { status: error.status })
 }

@@ -2,9 +2,10 @@ import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import type { ServerBuild } from 'react-router'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import routes from '../routes'
 import { parseConfig } from '../config/env.server'
+import { recordLogs } from '../../tests/helpers/log'
 import {
 	CLIENT_IP_HEADER,
 	RESOURCE_ROUTE_METHODS,
@@ -62,7 +63,9 @@ describe('security headers on every response', () => {
 	})
 
 	async function hstsWith(env: Record<string, string>) {
-		const app = express().use(...securityHeaders(parseConfig(env))).get('/', (_req, res) => res.end())
+		const app = express()
+			.use(...securityHeaders(parseConfig(env)))
+			.get('/', (_req, res) => res.end())
 		const server = app.listen(0, '127.0.0.1')
 		await new Promise((resolve) => server.once('listening', resolve))
 		const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
@@ -70,7 +73,7 @@ describe('security headers on every response', () => {
 		return response.headers.get('strict-transport-security')
 	}
 
-	it('sends HSTS only when the public URL is https, in any mode (issue 5.5)', async () => {
+	it('sends HSTS only when the public URL is https, in any mode', async () => {
 		const secret = 'q7Vd3L0s9PZx2mYt8KcR1wNf6HbJ4eUa5GiTo0Xp'
 		expect(await hstsWith({ NODE_ENV: 'development' })).toBeNull()
 		expect(await hstsWith({ NODE_ENV: 'production', AUTH_SECRET: secret })).toBeNull()
@@ -80,7 +83,7 @@ describe('security headers on every response', () => {
 	})
 })
 
-describe('CSP nonces from the pooled CSPRNG (issue 11)', () => {
+describe('CSP nonces from the pooled CSPRNG', () => {
 	it('are 128-bit, base64 and never repeat, across several refills of the pool', () => {
 		const nonces = Array.from({ length: 256 * 4 + 7 }, () => nextNonce())
 		for (const nonce of nonces) expect(Buffer.from(nonce, 'base64')).toHaveLength(16)
@@ -90,8 +93,7 @@ describe('CSP nonces from the pooled CSPRNG (issue 11)', () => {
 })
 
 describe('cross-site writes are refused before any route runs', () => {
-	const post = (headers: Record<string, string>) =>
-		fetch(`${base}/sign-in`, { method: 'POST', headers, body: 'a=1' })
+	const post = (headers: Record<string, string>) => fetch(`${base}/sign-in`, { method: 'POST', headers, body: 'a=1' })
 
 	it('accepts same-origin and header-less (non-browser, cookie-less) POSTs', async () => {
 		expect((await post({ origin: 'https://shop.example' })).status).toBe(200)
@@ -99,7 +101,7 @@ describe('cross-site writes are refused before any route runs', () => {
 		expect((await post({})).status).toBe(200)
 	})
 
-	it('refuses a foreign, null or look-alike Origin with 403, naming the expected origin (issue 5.10)', async () => {
+	it('refuses a foreign, null or look-alike Origin with 403, naming the expected origin [R40]', async () => {
 		for (const origin of ['https://evil.example', 'null', 'https://shop.example.evil.example', 'http://shop.example']) {
 			const response = await post({ origin, accept: 'text/html' })
 			expect(response.status, origin).toBe(403)
@@ -115,7 +117,7 @@ describe('cross-site writes are refused before any route runs', () => {
 		expect(await response.text()).not.toContain('<script>')
 	})
 
-	it('refuses a cookie-bearing POST with no Origin, no Sec-Fetch-Site and no same-origin Referer (issue 5.6)', async () => {
+	it('refuses a cookie-bearing POST with no Origin, no Sec-Fetch-Site and no same-origin Referer', async () => {
 		expect((await post({ cookie: 'better-auth.session_token=x' })).status).toBe(403)
 		expect((await post({ cookie: 'guestId=x', referer: 'https://evil.example/page' })).status).toBe(403)
 		expect((await post({ cookie: 'guestId=x', referer: 'not a url' })).status).toBe(403)
@@ -149,9 +151,7 @@ function raw(origin: string, method: string, path: string, headers: Record<strin
 		const request = httpRequest(`${origin}${path}`, { method, headers }, (response) => {
 			let body = ''
 			response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
-			response.on('end', () =>
-				resolve({ status: response.statusCode ?? 0, allow: response.headers.allow, type: response.headers['content-type'], body }),
-			)
+			response.on('end', () => resolve({ status: response.statusCode ?? 0, allow: response.headers.allow, type: response.headers['content-type'], body }))
 		})
 		request.on('error', reject)
 		request.end()
@@ -195,7 +195,7 @@ describe('methods a route does not handle and malformed URLs, refused before Rea
 
 	it('answers 405 with Allow to PUT, PATCH, DELETE, TRACE and OPTIONS on a page, which never sees them [R42]', async () => {
 		reached.length = 0
-		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+		const log = recordLogs()
 		for (const method of ['PUT', 'PATCH', 'DELETE', 'TRACE', 'OPTIONS']) {
 			expect(await raw(origin, method, '/cart'), method).toMatchObject({ status: 405, allow: 'GET, HEAD, POST' })
 			expect(await raw(origin, method, '/'), method).toMatchObject({ status: 405, allow: 'GET, HEAD' })
@@ -204,32 +204,41 @@ describe('methods a route does not handle and malformed URLs, refused before Rea
 		expect(await raw(origin, 'POST', '/')).toMatchObject({ status: 405, allow: 'GET, HEAD' })
 		expect(await raw(origin, 'PUT', '/cart.data')).toMatchObject({ status: 405, allow: 'GET, HEAD, POST' })
 		expect(reached).toEqual([])
-		expect(warn).toHaveBeenCalledTimes(12)
-		warn.mockRestore()
+		expect(log.messages('warn')).toHaveLength(12)
+		log.stop()
 	})
 
 	it('lets through what a route serves: GET, HEAD and POST to a page with an action, GET to one with only a page [R42]', async () => {
 		reached.length = 0
-		for (const [method, path] of [['GET', '/cart'], ['HEAD', '/cart'], ['POST', '/cart'], ['POST', '/cart.data'], ['GET', '/newsletter'], ['POST', '/newsletter'], ['GET', '/'], ['POST', '/no/such/page']]) {
+		for (const [method, path] of [
+			['GET', '/cart'],
+			['HEAD', '/cart'],
+			['POST', '/cart'],
+			['POST', '/cart.data'],
+			['GET', '/newsletter'],
+			['POST', '/newsletter'],
+			['GET', '/'],
+			['POST', '/no/such/page'],
+		]) {
 			expect((await raw(origin, method!, path!)).status, `${method} ${path}`).toBe(200)
 		}
 		expect(reached).toHaveLength(8)
 	})
 
 	it('answers for a resource route only the methods it serves, in the one JSON error shape [R42]', async () => {
-		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+		const log = recordLogs()
 		const upload = await raw(origin, 'GET', '/api/upload', { accept: 'text/html' })
 		expect(upload).toMatchObject({ status: 405, allow: 'POST' })
 		expect(upload.type).toMatch(/^application\/json/)
 		expect(JSON.parse(upload.body)).toEqual({ code: 'METHOD_NOT_ALLOWED', message: 'This address answers POST, not GET.' })
 		expect(await raw(origin, 'PUT', '/media/stores/a/uploads/b.png')).toMatchObject({ status: 405, allow: 'GET, HEAD, DELETE' })
 		expect((await raw(origin, 'DELETE', '/media/stores/a/uploads/b.png')).status).toBe(200)
-		warn.mockRestore()
+		log.stop()
 	})
 
 	it('answers 400 to a malformed percent-escape in the path or the query, with one log line and no stack [R42]', async () => {
 		reached.length = 0
-		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+		const log = recordLogs()
 		for (const path of ['/products/%E0%A4%A', '/cart?q=%E0%A4%A', '/cart?q=%', '/%FF', '/api/upload?x=%zz']) {
 			const answer = await raw(origin, 'GET', path)
 			expect(answer.status, path).toBe(400)
@@ -239,13 +248,14 @@ describe('methods a route does not handle and malformed URLs, refused before Rea
 		expect(page.status).toBe(400)
 		expect(page.body).toContain('<h1>Request refused</h1>')
 		expect(reached).toEqual([])
-		const lines = warn.mock.calls.map((call) => call.map(String).join(' '))
+		const lines = log.messages('warn')
 		expect(lines).toHaveLength(6)
 		expect(lines[0]).toBe('[store] 400 GET /products/%E0%A4%A: The address has a malformed percent-escape.')
 		// The query stays out of the log: signed links carry their signature there.
 		expect(lines[1]).toBe('[store] 400 GET /cart: The address has a malformed percent-escape.')
 		for (const line of lines) expect(line).not.toMatch(/\n|\bat /)
-		warn.mockRestore()
+		for (const record of log.records) expect(record).not.toHaveProperty('err')
+		log.stop()
 		// Well-formed escapes are not refused.
 		expect((await raw(origin, 'GET', '/cart?q=caf%C3%A9%20au%2Blait')).status).toBe(200)
 	})

@@ -4,9 +4,11 @@ import type { NextFunction, Request, Response } from 'express'
 import helmet from 'helmet'
 import { createContext, type RouterContext, type ServerBuild } from 'react-router'
 import type { Config } from '../config/env.server'
-import { managedSignInOrigins } from '../auth/operator-config'
-import { jsonError } from '../errors.server'
+import { managedSignInOrigins } from '../config/operator-config'
+import { jsonError, errorBody } from '../errors.server'
 import { routeMatcher } from './rate-limit/route-match'
+import { escapeHtml } from './escape-html'
+import { log } from '../log/logger.server'
 
 /**
  * The per-request CSP nonce, handed to entry.server.tsx through the router context.
@@ -25,7 +27,7 @@ let nonceOffset = noncePool.length
 
 /**
  * A fresh 128-bit CSP nonce, base64. Cut from a pool the CSPRNG refills 256 nonces at a time
- * (issue 11: one OpenSSL call per 256 pages instead of one per page); each is handed out once.
+ * (one OpenSSL call per 256 pages instead of one per page); each is handed out once.
  */
 export function nextNonce(): string {
 	if (nonceOffset === noncePool.length) {
@@ -46,7 +48,7 @@ function nonceOf(res: ServerResponse) {
  * whose only script allowance besides our own files is this request's nonce,
  * `frame-ancestors 'none'`, nosniff, a same-origin referrer policy (full URL,
  * `redirectTo` included, only to ourselves) and HSTS when the public URL is https
- * (issue 5.5: a browser told to insist on https for a site served over http is locked out).
+ * (a browser told to insist on https for a site served over http is locked out).
  */
 export function securityHeaders(config: Config) {
 	const dev = config.nodeEnv === 'development'
@@ -69,16 +71,14 @@ export function securityHeaders(config: Config) {
 				'object-src': ["'none'"],
 				'base-uri': ["'self'"],
 				// Checkout without JavaScript is a form post answered by a redirect to Stripe's page.
-				// Issue 10: the managed sign-in form is answered by a redirect to the provider.
+				// the managed sign-in form is answered by a redirect to the provider.
 				'form-action': ["'self'", 'https://checkout.stripe.com', ...managedSignInOrigins(config)],
 				'frame-ancestors': ["'none'"],
 				'upgrade-insecure-requests': config.isProduction && config.appUrl.startsWith('https:') ? [] : null,
 			},
 		},
 		referrerPolicy: { policy: 'same-origin' },
-		strictTransportSecurity: config.appUrl.startsWith('https:')
-			? { maxAge: 63072000, includeSubDomains: true }
-			: false,
+		strictTransportSecurity: config.appUrl.startsWith('https:') ? { maxAge: 63072000, includeSubDomains: true } : false,
 		xFrameOptions: { action: 'deny' },
 	})
 	return [setNonce, headers] as const
@@ -93,14 +93,11 @@ type WriteVerdict = { ok: true } | { ok: false; from: string }
  * - with Sec-Fetch-Site: only same-origin (or none: typed by the user), and then
  * - with an Origin header: only a trusted origin;
  * - else with cookies (ambient credentials a forged request would ride on): only with
- *   a Referer from a trusted origin (issue 5.6);
+ * a Referer from a trusted origin;
  * - else (no cookie, no browser metadata): a non-browser client, which has nothing to
  *   forge, may proceed.
  */
-export function crossSiteVerdict(
-	headers: { origin?: string; site?: string; referer?: string; cookie?: string },
-	trusted: ReadonlySet<string>,
-): WriteVerdict {
+export function crossSiteVerdict(headers: { origin?: string; site?: string; referer?: string; cookie?: string }, trusted: ReadonlySet<string>): WriteVerdict {
 	const { origin, site, referer, cookie } = headers
 	// A browser that says the request is not same-origin is believed, whatever Origin says.
 	if (site !== undefined && site !== 'same-origin' && site !== 'none') return { ok: false, from: `a ${site} page` }
@@ -121,19 +118,15 @@ function originOf(url: string | undefined) {
 	}
 }
 
-const escapeHtml = (text: string) =>
-	text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
-
 /** A short page for a browser whose request was refused before any route ran; `html` is already escaped. */
 const refusalPage = (heading: string, html: string) =>
-	'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Request refused</title></head>' +
-	`<body><h1>${heading}</h1><p>${html}</p></body></html>`
+	'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Request refused</title></head>' + `<body><h1>${heading}</h1><p>${html}</p></body></html>`
 
 /**
  * Cross-site writes are refused before any route runs. Pages call better-auth
  * through `auth.api`, which skips its own origin check, so without this a
  * foreign page could sign a visitor in to the attacker's account (login CSRF).
- * The refusal names the origin the store expected (issue 5.10): to the log, and on
+ * The refusal names the origin the store expected [R40]: to the log, and on
  * a short page, so a store opened under another address (127.0.0.1 vs localhost, a
  * changed port) says what to do instead of failing mutely.
  */
@@ -147,22 +140,24 @@ export function rejectCrossSiteWrites(config: Config) {
 			trusted,
 		)
 		if (verdict.ok) return next()
-		console.warn(
+		log.warn(
 			`[store] refused a ${req.method} to ${req.path} from ${verdict.from.slice(0, 200)}; expected ${expected}. ` +
 				'If the store is reached at another address, set AUTH_URL and APP_URL to it.',
 		)
 		res.status(403)
 		if (req.accepts(['html', 'json']) === 'html') {
-			res.type('html').send(
-				refusalPage(
-					'Cross-site request refused',
-					`This form was sent from ${escapeHtml(verdict.from.slice(0, 200))}, but this store only accepts forms ` +
-						`from <a href="${escapeHtml(expected)}">${escapeHtml(expected)}</a>. Open the store at that address and try again.`,
-				),
-			)
+			res
+				.type('html')
+				.send(
+					refusalPage(
+						'Cross-site request refused',
+						`This form was sent from ${escapeHtml(verdict.from.slice(0, 200))}, but this store only accepts forms ` +
+							`from <a href="${escapeHtml(expected)}">${escapeHtml(expected)}</a>. Open the store at that address and try again.`,
+					),
+				)
 			return
 		}
-		res.json({ code: 'CROSS_SITE_REQUEST_REFUSED', message: `Cross-site request refused; expected origin ${expected}` })
+		res.json(errorBody('CROSS_SITE_REQUEST_REFUSED', `Cross-site request refused; expected origin ${expected}`))
 	}
 }
 
@@ -190,6 +185,7 @@ export const RESOURCE_ROUTE_METHODS: Readonly<Record<string, readonly string[]>>
 	'routes/api/healthz': ['GET', 'HEAD'],
 	'routes/api/readyz': ['GET', 'HEAD'],
 	'routes/store/media': ['GET', 'HEAD', 'DELETE'],
+	'routes/admin/newsletter-export': ['GET', 'HEAD'],
 }
 
 type RouteExports = { default?: unknown; loader?: unknown; action?: unknown }
@@ -218,9 +214,13 @@ const loggable = (path: string) => path.slice(0, 200).replace(/[^\x21-\x7e]/g, (
  * short page for a browser.
  */
 async function refuse(req: Request, res: Response, status: number, code: string, message: string, headers: Record<string, string> = {}) {
-	console.warn(`[store] ${status} ${req.method} ${loggable(req.path)}: ${message}`)
+	log.warn(`[store] ${status} ${req.method} ${loggable(req.path)}: ${message}`)
 	if (!req.path.startsWith('/api/') && req.accepts(['json', 'html']) === 'html') {
-		res.status(status).set({ 'Cache-Control': 'no-store', ...headers }).type('html').send(refusalPage('Request refused', escapeHtml(message)))
+		res
+			.status(status)
+			.set({ 'Cache-Control': 'no-store', ...headers })
+			.type('html')
+			.send(refusalPage('Request refused', escapeHtml(message)))
 		return
 	}
 	const answer = jsonError(status, code, message, headers)

@@ -6,7 +6,7 @@ import { cookieHeader } from '../../tests/helpers/http'
 import { secretOf, unusedTotp } from '../../tests/helpers/totp'
 import { createAuth } from '../auth/auth.server'
 import { parseConfig } from '../config/env.server'
-import { connectionScope, openSecret, openingSecrets, sealSecret } from '../payments/secret-box.server'
+import { connectionScope, openSecret, openingSecrets, sealSecret } from './secret-box.server'
 import { checkStoredSecrets, unreadableSecretsMessage } from './stored-secrets.server'
 
 const newSecret = () => randomBytes(32).toString('base64')
@@ -35,7 +35,13 @@ describe.each(PROVIDERS)('rotating AUTH_SECRET on %s [R14]', (provider) => {
 		const confirmed = await before.api.verifyTOTP({ body: { code: await unusedTotp(totpSecret) }, headers: signedIn, returnHeaders: true })
 		oldSessionCookie = cookieHeader(confirmed.headers)
 		await t.db.connection.create({
-			data: { storeId: t.storeId, handle: 'stripe', provider: 'stripe', displayName: 'Card', secretBox: sealSecret(stripe, connectionScope(t.storeId, 'stripe'), oldSecret) },
+			data: {
+				storeId: t.storeId,
+				handle: 'stripe',
+				provider: 'stripe',
+				displayName: 'Card',
+				secretBox: sealSecret(stripe, connectionScope(t.storeId, 'stripe'), oldSecret),
+			},
 		})
 		// A customer enrolled before two-factor values named their secret's version (bare hex).
 		const legacy = await before.api.signUpEmail({ body: { name: 'Legacy', email: uniqueEmail('legacy'), password: `pw-${randomUUID()}` } })

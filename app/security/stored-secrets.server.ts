@@ -1,8 +1,8 @@
 import { type SecretConfig, parseEnvelope, symmetricDecrypt, symmetricEncrypt } from 'better-auth/crypto'
 import type { Config } from '../config/env.server'
 import type { Db } from '../data/db.server'
-import { connectionScope, openingSecrets, sealSecret, tryOpenSecret } from '../payments/secret-box.server'
-import { authSecretVersions } from './secret-policy'
+import { connectionScope, openingSecrets, sealSecret, tryOpenSecret } from './secret-box.server'
+import { authSecretVersions } from '../config/secret-policy'
 
 /**
  * The start-up check of stored secrets [R14] (docs/decisions/032-secret-rotation.md), run by
@@ -42,7 +42,8 @@ async function openTwoFactorValue(data: string, key: SecretConfig, secrets: stri
 	return null
 }
 
-async function checkConnections(db: Db, config: Config, report: StoredSecretsReport) {
+/** `readOnly` (the diagnostics): report what cannot be read, seal nothing anew. */
+async function checkConnections(db: Db, config: Config, report: StoredSecretsReport, readOnly: boolean) {
 	const secrets = openingSecrets(config)
 	const rows = await db.connection.findMany({ where: { secretBox: { not: null } }, select: { id: true, storeId: true, handle: true, secretBox: true } })
 	for (const row of rows) {
@@ -50,7 +51,7 @@ async function checkConnections(db: Db, config: Config, report: StoredSecretsRep
 		const scope = connectionScope(row.storeId, row.handle)
 		const opened = tryOpenSecret<unknown>(row.secretBox, scope, secrets)
 		if (!opened) report.unreadable.push(`the payment Connection "${row.handle}"`)
-		if (!opened || opened.secretIndex === 0) continue
+		if (!opened || opened.secretIndex === 0 || readOnly) continue
 		const { count } = await db.connection.updateMany({
 			where: { id: row.id, secretBox: row.secretBox },
 			data: { secretBox: sealSecret(opened.value, scope, config.authSecret) },
@@ -59,7 +60,7 @@ async function checkConnections(db: Db, config: Config, report: StoredSecretsRep
 	}
 }
 
-async function checkTwoFactors(db: Db, config: Config, report: StoredSecretsReport) {
+async function checkTwoFactors(db: Db, config: Config, report: StoredSecretsReport, readOnly: boolean) {
 	const key = keySet(config)
 	const secrets = openingSecrets(config)
 	const rows = await db.twoFactor.findMany({ select: { id: true, secret: true, backupCodes: true } })
@@ -67,7 +68,7 @@ async function checkTwoFactors(db: Db, config: Config, report: StoredSecretsRepo
 	for (const row of rows) {
 		const [secret, backupCodes] = [await openTwoFactorValue(row.secret, key, secrets), await openTwoFactorValue(row.backupCodes, key, secrets)]
 		if (!secret || !backupCodes) unreadable += 1
-		if (!secret || !backupCodes || (secret.current && backupCodes.current)) continue
+		if (!secret || !backupCodes || (secret.current && backupCodes.current) || readOnly) continue
 		const reseal = async (value: Opened, stored: string) => (value.current ? stored : symmetricEncrypt({ key, data: value.plain }))
 		const { count } = await db.twoFactor.updateMany({
 			where: { id: row.id, secret: row.secret, backupCodes: row.backupCodes },
@@ -78,11 +79,11 @@ async function checkTwoFactors(db: Db, config: Config, report: StoredSecretsRepo
 	if (unreadable > 0) report.unreadable.push(`the two-factor sign-in of ${unreadable} account${unreadable === 1 ? '' : 's'}`)
 }
 
-export async function checkStoredSecrets({ db, config }: { db: Db; config: Config }): Promise<StoredSecretsReport> {
+export async function checkStoredSecrets({ db, config, readOnly = false }: { db: Db; config: Config; readOnly?: boolean }): Promise<StoredSecretsReport> {
 	const report: StoredSecretsReport = { resealed: 0, unreadable: [] }
 	try {
-		await checkConnections(db, config, report)
-		await checkTwoFactors(db, config, report)
+		await checkConnections(db, config, report, readOnly)
+		await checkTwoFactors(db, config, report, readOnly)
 	} catch (error) {
 		// A database `npm run init` has not prepared yet stores nothing (P2021: no such table).
 		if ((error as { code?: string } | null)?.code !== 'P2021') throw error

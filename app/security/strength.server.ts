@@ -14,7 +14,7 @@ const shared = globalThis as unknown as { storeStrengthEstimator?: ZxcvbnFactory
 
 /**
  * The word lists (~11 MB of heap) are loaded when an estimate is first needed and given back
- * by `releaseEstimator` (issue 11.3: the server checks its secret at start, then may not see
+ * by `releaseEstimator` (the server checks its secret at start, then may not see
  * a new password for hours). Loaded with require so a check stays synchronous.
  */
 const require = createRequire(import.meta.url)

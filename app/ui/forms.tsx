@@ -41,13 +41,7 @@ export function Field({ name, label, error, ...input }: InputProps) {
 	return (
 		<div className="field">
 			<label htmlFor={id}>{label}</label>
-			<input
-				id={id}
-				name={name}
-				aria-invalid={error ? true : undefined}
-				aria-describedby={error ? `${id}-error` : undefined}
-				{...input}
-			/>
+			<input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...input} />
 			<FieldError id={`${id}-error`} message={error} />
 		</div>
 	)

@@ -1,16 +1,8 @@
 import { Form } from 'react-router'
 import { FormError } from './forms'
 
-/** Issue 10: "Sign in with <provider>" — a plain form post, so it works without JavaScript. */
-export function ManagedSignIn({
-	sso,
-	error,
-	redirectTo,
-}: {
-	sso: { name: string } | null
-	error: string | null
-	redirectTo: string
-}) {
+/** "Sign in with <provider>" — a plain form post, so it works without JavaScript. */
+export function ManagedSignIn({ sso, error, redirectTo }: { sso: { name: string } | null; error: string | null; redirectTo: string }) {
 	if (!sso) return null
 	return (
 		<div className="managed-sign-in">

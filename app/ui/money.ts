@@ -4,7 +4,7 @@ export function formatMoney(minor: number, currency: string, locale = 'en-US') {
 	return format.format(minor / 10 ** digits)
 }
 
-// Building an Intl.NumberFormat costs far more than using one (issue 11: it was 4 % of a
+// Building an Intl.NumberFormat costs far more than using one (it was 4 % of a
 // catalog page's CPU); a store has one locale and a handful of currencies.
 const formatters = new Map<string, { format: Intl.NumberFormat; digits: number }>()
 

@@ -57,7 +57,10 @@ export function OrderDetails({ order }: { order: OrderView }) {
 				</tbody>
 			</table>
 			<p className="cart-total">
-				Total: <strong data-testid="order-total"><Price minor={order.totalMinor} currency={order.currency} /></strong>
+				Total:{' '}
+				<strong data-testid="order-total">
+					<Price minor={order.totalMinor} currency={order.currency} />
+				</strong>
 			</p>
 			<h2>Shipping to</h2>
 			<address>
@@ -76,9 +79,7 @@ export function OrderDetails({ order }: { order: OrderView }) {
 			<h2>Payment</h2>
 			<p>{order.connection.displayName}</p>
 			{order.connection.provider !== 'stripe' && order.status === 'awaiting_payment' ? (
-				<p className="hint">
-					Pay by bank transfer quoting order #{order.number}, or on delivery. We ship once the payment is confirmed.
-				</p>
+				<p className="hint">Pay by bank transfer quoting order #{order.number}, or on delivery. We ship once the payment is confirmed.</p>
 			) : null}
 		</div>
 	)

@@ -4,7 +4,19 @@ import { Link, useSearchParams } from 'react-router'
  * Previous / next links of a paginated list, keeping the other query parameters (search,
  * filters). Shown only when there is more than one page, unless `always` (admin lists).
  */
-export function Pager({ page, pages, summary, labels = ['Previous', 'Next'], always = false }: { page: number; pages: number; summary?: string; labels?: [string, string]; always?: boolean }) {
+export function Pager({
+	page,
+	pages,
+	summary,
+	labels = ['Previous', 'Next'],
+	always = false,
+}: {
+	page: number
+	pages: number
+	summary?: string
+	labels?: [string, string]
+	always?: boolean
+}) {
 	const [params] = useSearchParams()
 	if (pages <= 1 && !always) return null
 	const to = (next: number) => `?${new URLSearchParams({ ...Object.fromEntries(params), page: String(next) })}`

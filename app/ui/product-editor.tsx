@@ -33,7 +33,14 @@ export function ProductEditor({
 				<textarea id="field-description" name="description" rows={4} defaultValue={values?.description} maxLength={2000} />
 				{errors.description ? <p className="field-error">{errors.description}</p> : null}
 			</div>
-			<Field name="price" label={PRICE_LABEL} inputMode="decimal" defaultValue={values ? (values.priceMinor / 100).toFixed(2) : ''} required error={errors.price} />
+			<Field
+				name="price"
+				label={PRICE_LABEL}
+				inputMode="decimal"
+				defaultValue={values ? (values.priceMinor / 100).toFixed(2) : ''}
+				required
+				error={errors.price}
+			/>
 			<Field name="stock" label={STOCK_LABEL} inputMode="numeric" defaultValue={values ? String(values.stock) : '0'} required error={errors.stock} />
 			<div className="field">
 				<label htmlFor="field-status">Status</label>

@@ -11,7 +11,7 @@ type Props = {
 	pending: boolean
 }
 
-/** Issue 10.4: /account/security's two-factor section. Plain forms: works without JavaScript. */
+/** /account/security's two-factor section. Plain forms: works without JavaScript. */
 export function TwoFactorSection({ status, enrolment, errors, pending }: Props) {
 	const errorsFor = (intent: string) => (errors?.intent === intent ? errors : undefined)
 	return (
@@ -65,8 +65,8 @@ function EnrolmentDetails({ enrolment }: { enrolment: Enrolment }) {
 	return (
 		<div className="enrolment">
 			<p>
-				Add this account to your authenticator app with the secret below (or open the link on a phone), then
-				enter the code it shows. This page shows the secret and the backup codes only now.
+				Add this account to your authenticator app with the secret below (or open the link on a phone), then enter the code it shows. This page shows the secret
+				and the backup codes only now.
 			</p>
 			<p>
 				Secret: <code data-testid="totp-secret">{enrolment.secret}</code>
@@ -104,14 +104,7 @@ function PasswordStep({
 		<Form method="post" noValidate>
 			<FormError message={errors?.formError} />
 			<input type="hidden" name="intent" value={intent} />
-			<Field
-				name="password"
-				label="Current password"
-				type="password"
-				autoComplete="current-password"
-				required
-				error={errors?.fieldErrors.password}
-			/>
+			<Field name="password" label="Current password" type="password" autoComplete="current-password" required error={errors?.fieldErrors.password} />
 			<button type="submit" disabled={pending}>
 				{children}
 			</button>

@@ -108,27 +108,17 @@ export async function receiveFiles(request: Request, limits: IntakeLimits): Prom
 			void info
 			const chunks: Buffer[] = []
 			stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-			stream.on('limit', () =>
-				fail(new UploadError(413, 'FILE_TOO_LARGE', `Each file may be at most ${limits.maxFileBytes} bytes.`)),
-			)
+			stream.on('limit', () => fail(new UploadError(413, 'FILE_TOO_LARGE', `Each file may be at most ${limits.maxFileBytes} bytes.`)))
 			stream.on('end', () => {
 				if (!failed) files.push(Buffer.concat(chunks))
 			})
 		})
-		parser.on('field', (name) =>
-			fail(new UploadError(400, 'UNEXPECTED_FIELD', `Unexpected field: ${name.slice(0, 40)}. Only files are accepted.`)),
-		)
+		parser.on('field', (name) => fail(new UploadError(400, 'UNEXPECTED_FIELD', `Unexpected field: ${name.slice(0, 40)}. Only files are accepted.`)))
 		parser.on('fieldsLimit', () => fail(new UploadError(400, 'UNEXPECTED_FIELD', 'Only files are accepted.')))
-		parser.on('filesLimit', () =>
-			fail(new UploadError(413, 'TOO_MANY_FILES', `At most ${limits.maxFiles} files per request.`)),
-		)
-		parser.on('partsLimit', () =>
-			fail(new UploadError(413, 'TOO_MANY_FILES', `At most ${limits.maxFiles} files per request.`)),
-		)
+		parser.on('filesLimit', () => fail(new UploadError(413, 'TOO_MANY_FILES', `At most ${limits.maxFiles} files per request.`)))
+		parser.on('partsLimit', () => fail(new UploadError(413, 'TOO_MANY_FILES', `At most ${limits.maxFiles} files per request.`)))
 		parser.on('error', () => fail(new UploadError(400, 'MALFORMED', 'The multipart body could not be read.')))
-		counter.on('error', (error) =>
-			fail(error instanceof UploadError ? error : new UploadError(400, 'MALFORMED', 'The upload was interrupted.')),
-		)
+		counter.on('error', (error) => fail(error instanceof UploadError ? error : new UploadError(400, 'MALFORMED', 'The upload was interrupted.')))
 		source.on('error', () => fail(new UploadError(400, 'MALFORMED', 'The upload was interrupted.')))
 		parser.on('close', () => {
 			if (failed) return

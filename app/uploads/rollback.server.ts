@@ -4,6 +4,7 @@ import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
 import { storageFailure } from './storage/failures'
 import type { ObjectStorage } from './storage/storage'
+import { log } from '../log/logger.server'
 
 /** Keys named in the audit entry (its detail is capped); the log names them all. */
 const LISTED_KEYS = 20
@@ -24,11 +25,18 @@ export async function undoUploadRequest({
 	keys,
 	files,
 	error,
-}: { db: Db; admin: AdminViewer; storage: ObjectStorage; keys: string[]; files: number; error: unknown }): Promise<unknown> {
+}: {
+	db: Db
+	admin: AdminViewer
+	storage: ObjectStorage
+	keys: string[]
+	files: number
+	error: unknown
+}): Promise<unknown> {
 	const removals = await Promise.allSettled(keys.map((key) => storage.delete(key)))
 	const leftBehind = keys.filter((_key, index) => removals[index]?.status === 'rejected')
 	if (leftBehind.length > 0) {
-		console.error(`[uploads] could not remove ${leftBehind.length} object(s) of a failed upload request; remove by hand: ${leftBehind.join(' ')}`)
+		log.error(`[uploads] could not remove ${leftBehind.length} object(s) of a failed upload request; remove by hand: ${leftBehind.join(' ')}`)
 	}
 	const failure = storageFailure(error)
 	await auditEntry(db, admin, {
@@ -37,7 +45,7 @@ export async function undoUploadRequest({
 		targetId: randomBytes(8).toString('hex'),
 		detail: { code: failure?.code ?? 'UNEXPECTED', files, leftBehind: leftBehind.slice(0, LISTED_KEYS) },
 	}).catch((auditError: unknown) => {
-		console.error('[uploads] a failed upload request could not be written to the activity log:', (auditError as Error).name)
+		log.error(`[uploads] a failed upload request could not be written to the activity log: ${(auditError as Error).name}`)
 	})
 	return failure ?? error
 }

@@ -1,6 +1,6 @@
 import { type AllowedImageType, isAllowedImageType } from './types'
 
-// Loaded with the first upload, not at start (issue 11: pages never need it).
+// Loaded with the first upload, not at start (pages never need it).
 let fileType: Promise<typeof import('file-type')> | undefined
 
 /**

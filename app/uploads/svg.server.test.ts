@@ -5,7 +5,7 @@ import { checkSvg, remainingRisk } from './svg.server'
 const corpus = (kind: 'clean' | 'hostile') =>
 	readdirSync(`tests/fixtures/svg/${kind}`).map((name) => [name, readFileSync(`tests/fixtures/svg/${kind}/${name}`)] as const)
 
-describe('SVG uploads (spec 4: risky SVG content)', () => {
+describe('SVG uploads [R34] (risky SVG content)', () => {
 	it.each(corpus('hostile'))('never stores anything active or external from %s', async (_name, bytes) => {
 		const verdict = await checkSvg(bytes)
 		if (!verdict.ok) {

@@ -13,8 +13,23 @@
 type Verdict = { ok: true; svg: string } | { ok: false; message: string }
 
 const FORBID_TAGS = [
-	'script', 'foreignObject', 'iframe', 'embed', 'object', 'style', 'a', 'use', 'image', 'feImage',
-	'animate', 'animateMotion', 'animateTransform', 'set', 'discard', 'handler', 'listener',
+	'script',
+	'foreignObject',
+	'iframe',
+	'embed',
+	'object',
+	'style',
+	'a',
+	'use',
+	'image',
+	'feImage',
+	'animate',
+	'animateMotion',
+	'animateTransform',
+	'set',
+	'discard',
+	'handler',
+	'listener',
 ]
 const FORBID_ATTR = ['href', 'xlink:href', 'formaction', 'action', 'src']
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectConsoleError } from '../../tests/setup/fail-on-console-error'
+import { expectErrorLog } from '../../tests/setup/fail-on-error-log'
 import { IMAGES, pngOfSize } from '../../tests/helpers/images'
 import { PROVIDERS, type TestDatabase } from '../../tests/helpers/databases'
 import { openUploadStore } from '../../tests/helpers/upload-store'
@@ -23,7 +23,7 @@ describe.each(PROVIDERS)('a failing upload storage on %s', (provider) => {
 	let dir: string
 
 	beforeAll(async () => {
-		({ t, admin } = await openUploadStore(provider, 'upload-failures'))
+		;({ t, admin } = await openUploadStore(provider, 'upload-failures'))
 		dir = mkdtempSync(join(tmpdir(), 'store-upload-failures-'))
 	})
 	afterAll(async () => {
@@ -63,7 +63,7 @@ describe.each(PROVIDERS)('a failing upload storage on %s', (provider) => {
 	})
 
 	it('names the objects it could not remove, in the audit entry and the log [R34]', async () => {
-		expectConsoleError(/could not remove/)
+		expectErrorLog(/could not remove/)
 		const inner = diskStorage(dir)
 		let deletesWork = true
 		const storage: ObjectStorage = {
@@ -93,7 +93,9 @@ describe.each(PROVIDERS)('a failing upload storage on %s', (provider) => {
 				throw systemError('EROFS')
 			},
 		}
-		const error = await uploadsRepository(t.db, admin, refusing).delete(object!.key).catch((caught: unknown) => caught)
+		const error = await uploadsRepository(t.db, admin, refusing)
+			.delete(object!.key)
+			.catch((caught: unknown) => caught)
 		expect(error).toMatchObject({ status: 503, code: 'STORAGE_UNAVAILABLE', headers: { 'Retry-After': '30' } })
 		expect(await t.db.uploadedObject.count({ where: { key: object!.key } })).toBe(1)
 		expect(filesUnder(dir).some((file) => file.endsWith(object!.key.split('/').at(-1)!))).toBe(true)
@@ -103,4 +105,3 @@ describe.each(PROVIDERS)('a failing upload storage on %s', (provider) => {
 		expect(await t.db.uploadedObject.count({ where: { key: object!.key } })).toBe(0)
 	})
 })
-

@@ -34,7 +34,7 @@ async function refusal(promise: Promise<unknown>) {
 	return 'accepted'
 }
 
-describe('multipart intake (spec 4: upload size limits)', () => {
+describe('multipart intake [R34, R43] (upload size limits)', () => {
 	it('takes every part named file', async () => {
 		const { body, contentType } = multipart([
 			{ name: 'file', filename: 'a.png', type: 'image/png', body: IMAGES.png },
@@ -67,9 +67,8 @@ describe('multipart intake (spec 4: upload size limits)', () => {
 		let produced = 0
 		const endless = new ReadableStream<Uint8Array>({
 			pull(controller) {
-				const chunk = produced === 0
-					? Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.png"\r\n\r\n`)
-					: Buffer.alloc(16 * 1024, 7)
+				const chunk =
+					produced === 0 ? Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.png"\r\n\r\n`) : Buffer.alloc(16 * 1024, 7)
 				produced += chunk.length
 				controller.enqueue(chunk)
 			},
@@ -79,9 +78,12 @@ describe('multipart intake (spec 4: upload size limits)', () => {
 		expect(produced).toBeLessThan(LIMITS.maxFiles * (LIMITS.maxFileBytes + 64 * 1024) + 1024 * 1024)
 	})
 
-	it('refuses a storeId or any other field in the body with 400 (spec 4: admin endpoints)', async () => {
+	it('refuses a storeId or any other field in the body with 400 [R4]', async () => {
 		for (const name of ['storeId', 'userId', 'key']) {
-			const { body, contentType } = multipart([{ name, body: 'other' }, { name: 'file', filename: 'a.png', body: IMAGES.png }])
+			const { body, contentType } = multipart([
+				{ name, body: 'other' },
+				{ name: 'file', filename: 'a.png', body: IMAGES.png },
+			])
 			expect(await refusal(receiveFiles(uploadRequest(body, contentType), LIMITS)), name).toMatchObject({ status: 400, code: 'UNEXPECTED_FIELD' })
 		}
 		const { body, contentType } = multipart([{ name: 'image', filename: 'a.png', body: IMAGES.png }])
@@ -147,7 +149,7 @@ describe.each(PROVIDERS)('uploads on %s', (provider) => {
 	describe.each(backends.map((b) => [b.name, b] as const))('in %s storage', (_name, backend) => {
 		const repo = (viewer: AdminViewer | UserViewer) => uploadsRepository(t.db, viewer, backend.storage)
 
-		it('stores each allowed type under a generated, Store-scoped key, with an audit row (issue 8.4, 8.3)', async () => {
+		it('stores each allowed type under a generated, Store-scoped key, with an audit row [R34]', async () => {
 			const stored = await repo(admin).storeAll(Object.values(IMAGES))
 			expect(stored.map((s) => s.contentType)).toEqual(['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/avif', 'image/svg+xml'])
 			for (const object of stored) {
@@ -182,10 +184,12 @@ describe.each(PROVIDERS)('uploads on %s', (provider) => {
 			const body = await text(opened!.body as never)
 			expect(body).toContain('<rect')
 			expect(body).not.toContain('onload')
-			await expect(repo(admin).storeAll([Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect fill="url(https://evil.example/x)"/></svg>')])).rejects.toMatchObject({ status: 415, code: 'RISKY_SVG' })
+			await expect(
+				repo(admin).storeAll([Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect fill="url(https://evil.example/x)"/></svg>')]),
+			).rejects.toMatchObject({ status: 415, code: 'RISKY_SVG' })
 		})
 
-		it('never opens or deletes another Store’s object, whatever the key says (spec 5.12)', async () => {
+		it('never opens or deletes another Store’s object, whatever the key says [R33]', async () => {
 			const [mine] = await repo(admin).storeAll([IMAGES.png])
 			const [theirs] = await uploadsRepository(t.db, otherAdmin, backend.storage).storeAll([IMAGES.png])
 			expect(theirs!.key).toContain(otherAdmin.storeId)
@@ -205,11 +209,18 @@ describe.each(PROVIDERS)('uploads on %s', (provider) => {
 			await expect(repo(customer).delete(object!.key)).rejects.toThrow(/Store Admin/)
 		})
 
-		it('lets shoppers read an image only while an active Product of the Store shows it (issue 8.6)', async () => {
+		it('lets shoppers read an image only while an active Product of the Store shows it', async () => {
 			const [object] = await repo(admin).storeAll([IMAGES.png])
 			const guest = uploadsRepository(t.db, { kind: 'guest', storeId: t.storeId, guestId: 'g' }, backend.storage)
 			const product = await t.db.product.create({
-				data: { storeId: t.storeId, slug: `img-${Date.now()}-${Math.random().toString(16).slice(2)}`, title: 'Pictured', priceMinor: 100, status: 'draft', imageKey: object!.key },
+				data: {
+					storeId: t.storeId,
+					slug: `img-${Date.now()}-${Math.random().toString(16).slice(2)}`,
+					title: 'Pictured',
+					priceMinor: 100,
+					status: 'draft',
+					imageKey: object!.key,
+				},
 			})
 			expect(await guest.openReadable(object!.key)).toBeNull()
 			await t.db.product.update({ where: { id: product.id }, data: { status: 'active' } })

@@ -34,7 +34,7 @@ async function check(bytes: Buffer, position: number): Promise<Checked> {
 }
 
 /**
- * The uploads of the viewer's Store (spec 4, 5.12). Every method finds the record with the
+ * The uploads of the viewer's Store [R4, R33]. Every method finds the record with the
  * session's Store scope first; a key alone, however well formed, opens nothing.
  */
 export function uploadsRepository(db: Db, viewer: Viewer, storage: ObjectStorage) {
@@ -77,7 +77,12 @@ export function uploadsRepository(db: Db, viewer: Viewer, storage: ObjectStorage
 							},
 							select: { id: true },
 						})
-						await auditEntry(tx, admin, { action: 'upload.create', targetType: 'upload', targetId: row.id, detail: { key, contentType, size: bytes.byteLength } })
+						await auditEntry(tx, admin, {
+							action: 'upload.create',
+							targetType: 'upload',
+							targetId: row.id,
+							detail: { key, contentType, size: bytes.byteLength },
+						})
 					}
 				})
 			} catch (error) {
@@ -107,7 +112,13 @@ export function uploadsRepository(db: Db, viewer: Viewer, storage: ObjectStorage
 			} catch (error) {
 				const failure = storageFailure(error)
 				if (!failure) throw error
-				throw new UploadError(failure.status, failure.code, 'The upload storage cannot be changed right now: the file was not removed. Try again in a little while.', false, failure.headers)
+				throw new UploadError(
+					failure.status,
+					failure.code,
+					'The upload storage cannot be changed right now: the file was not removed. Try again in a little while.',
+					false,
+					failure.headers,
+				)
 			}
 			await db.$transaction(async (tx) => {
 				await tx.uploadedObject.delete({ where: { id: row.id } })

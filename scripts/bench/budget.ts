@@ -1,5 +1,5 @@
 /**
- * Issue 11, the performance budget: the store beside a bare React Router app on Express
+ * the performance budget: the store beside a bare React Router app on Express
  * (scripts/bench/baseline), same versions, same machine, same run, rounds interleaved
  * (baseline, store, baseline, store…). Prints min/median/max per row and the ratios, and
  * ends with the one `bench:` line. Asserts nothing: the targets are read from the line.
@@ -140,8 +140,8 @@ export async function benchBudget(options: Options) {
 		await autocannon({ url: `${store.base}/sign-in`, connections: STORM, duration: 2, ...signIn })
 
 		const pageRows = {
-			home: { baseline: [] as Row[], store: [] as Row[] },
-			product: { baseline: [] as Row[], store: [] as Row[] },
+			home: { baseline: [] as Row[], store: [] as Row[], firstVisit: [] as Row[] },
+			product: { baseline: [] as Row[], store: [] as Row[], firstVisit: [] as Row[] },
 		}
 		const storeOnly: Record<string, Row[]> = { cart: [], notFound: [], adminOrders: [], signIn: [] }
 		const scrypt: number[] = []
@@ -150,10 +150,14 @@ export async function benchBudget(options: Options) {
 			measure(url, { url, connections, duration: seconds, headers: cookie ? { cookie } : {}, ...extra })
 
 		for (let round = 0; round < rounds; round++) {
+			// The baseline sets no cookie, so its one row is the reference for both kinds of visit.
+			// A first visit sends no cookie: every new shopper and every crawler gets a new guestId.
 			pageRows.home.baseline.push(await run(`${baseline.base}/`))
 			pageRows.home.store.push(await run(`${store.base}/`, guest))
+			pageRows.home.firstVisit.push(await run(`${store.base}/`))
 			pageRows.product.baseline.push(await run(`${baseline.base}/products/canvas-tote`))
 			pageRows.product.store.push(await run(`${store.base}/products/canvas-tote`, guest))
+			pageRows.product.firstVisit.push(await run(`${store.base}/products/canvas-tote`))
 			storeOnly.cart!.push(await run(`${store.base}/cart`, cart))
 			storeOnly.notFound!.push(await run(`${store.base}/no-such-page`, guest))
 			storeOnly.adminOrders!.push(await run(`${store.base}/admin/orders`, adminCookie))
@@ -172,16 +176,18 @@ export async function benchBudget(options: Options) {
 		const p99s = (rows: Row[]) => rows.map((row) => row['p99 ms'])
 		const table = [
 			...(['home', 'product'] as const).flatMap((name) => {
-				const { baseline: b, store: s } = pageRows[name]
-				const label = name === 'home' ? 'GET / (guest, returning guestId)' : 'GET /products/:slug (guest)'
+				const { baseline: b, store: s, firstVisit: f } = pageRows[name]
+				const label = name === 'home' ? 'GET / (guest)' : 'GET /products/:slug (guest)'
+				const storeRow = (kind: string, rows: Row[]) => ({
+					row: `${label}: store, ${kind}`,
+					'req/s min/med/max': fmt(reqs(rows)),
+					'p99 ms min/med/max': fmt(p99s(rows)),
+					ratio: `req/s ${pairedRatio(reqs(rows), reqs(b))}, p99 ${pairedRatio(p99s(rows), p99s(b))}`,
+				})
 				return [
 					{ row: `${label}: baseline`, 'req/s min/med/max': fmt(reqs(b)), 'p99 ms min/med/max': fmt(p99s(b)), ratio: '' },
-					{
-						row: `${label}: store`,
-						'req/s min/med/max': fmt(reqs(s)),
-						'p99 ms min/med/max': fmt(p99s(s)),
-						ratio: `req/s ${pairedRatio(reqs(s), reqs(b))}, p99 ${pairedRatio(p99s(s), p99s(b))}`,
-					},
+					storeRow('returning (sends its guestId)', s),
+					storeRow('first visit (no cookie)', f),
 				]
 			}),
 			...(
@@ -192,7 +198,12 @@ export async function benchBudget(options: Options) {
 					[`POST /sign-in (${STORM} at once)`, storeOnly.signIn!],
 				] as const
 			).map(([row, rows]) => ({ row: `${row}: store`, 'req/s min/med/max': fmt(reqs(rows)), 'p99 ms min/med/max': fmt(p99s(rows)), ratio: '' })),
-			{ row: `raw node:crypto scrypt (${STORM} at once)`, 'req/s min/med/max': fmt(scrypt), 'p99 ms min/med/max': '', ratio: `sign-in/scrypt per round ${fmt(signInRatios)}` },
+			{
+				row: `raw node:crypto scrypt (${STORM} at once)`,
+				'req/s min/med/max': fmt(scrypt),
+				'p99 ms min/med/max': '',
+				ratio: `sign-in/scrypt per round ${fmt(signInRatios)}`,
+			},
 			{
 				row: `raw scrypt, the store's allocator settings`,
 				'req/s min/med/max': fmt(scryptSameAllocator),
@@ -213,13 +224,31 @@ export async function benchBudget(options: Options) {
 		const rssPeak = Math.max(storeRss.peak, memory.storePeak)
 		console.log(`\nmemory: ${options.loadSeconds}s of pages at 50 connections, then a ${seconds}s sign-in storm\n`)
 		console.table([
-			{ server: 'store', 'at start MiB': atStart.store, 'before the load MiB': memory.storeIdle, 'peak MiB (load + storm)': memory.storePeak, 'peak MiB (whole run)': rssPeak, 'settled MiB (10 s after)': memory.storeSettled },
-			{ server: 'baseline', 'at start MiB': atStart.baseline, 'before the load MiB': memory.baselineIdle, 'peak MiB (load + storm)': memory.baselinePeak, 'peak MiB (whole run)': Math.max(baselineRss.peak, memory.baselinePeak), 'settled MiB (10 s after)': memory.baselineSettled },
+			{
+				server: 'store',
+				'at start MiB': atStart.store,
+				'before the load MiB': memory.storeIdle,
+				'peak MiB (load + storm)': memory.storePeak,
+				'peak MiB (whole run)': rssPeak,
+				'settled MiB (10 s after)': memory.storeSettled,
+			},
+			{
+				server: 'baseline',
+				'at start MiB': atStart.baseline,
+				'before the load MiB': memory.baselineIdle,
+				'peak MiB (load + storm)': memory.baselinePeak,
+				'peak MiB (whole run)': Math.max(baselineRss.peak, memory.baselinePeak),
+				'settled MiB (10 s after)': memory.baselineSettled,
+			},
 		])
 
 		const line = [
 			`page/baseline=${pairedRatio(reqs(pageRows.home.store), reqs(pageRows.home.baseline))}`,
+			`page_first/baseline=${pairedRatio(reqs(pageRows.home.firstVisit), reqs(pageRows.home.baseline))}`,
 			`product/baseline=${pairedRatio(reqs(pageRows.product.store), reqs(pageRows.product.baseline))}`,
+			`product_first/baseline=${pairedRatio(reqs(pageRows.product.firstVisit), reqs(pageRows.product.baseline))}`,
+			`page_p99x=${pairedRatio(p99s(pageRows.home.firstVisit), p99s(pageRows.home.baseline))}`,
+			`product_p99x=${pairedRatio(p99s(pageRows.product.firstVisit), p99s(pageRows.product.baseline))}`,
 			`signin/scrypt=${pairedRatio(reqs(storeOnly.signIn!), scrypt)}`,
 			`storm_healthz_p99_ms=${storm.healthzP99}`,
 			`rss_peak_mb=${rssPeak}`,

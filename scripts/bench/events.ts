@@ -1,5 +1,5 @@
 /**
- * The ingest row of `npm run bench` (issue 9): verified Stripe events per second through the
+ * The ingest row of `npm run bench`: verified Stripe events per second through the
  * receiving endpoint's handler, on SQLite and PostgreSQL, with each event delivered 10 times
  * (shuffled, 10 at a time), and the count of double-applies (must be 0).
  */
@@ -14,11 +14,12 @@ import { placeOrder } from '../../app/orders/checkout.server'
 import { recordProviderRef } from '../../app/orders/orders.server'
 import { ensureOfflineConnection } from '../../app/payments/connections.server'
 import { receiveEvent } from '../../app/payments/events/receive.server'
-import { connectionScope, sealSecret } from '../../app/payments/secret-box.server'
+import { connectionScope, sealSecret } from '../../app/security/secret-box.server'
 import { DETAILS } from '../../tests/helpers/commerce'
 import { newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../tests/helpers/events'
 import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
 import { migrateDatabase } from '../lib/migrate'
+import { unverifiedScope } from '../../app/data/scope'
 
 const ORDERS = 200
 const REPEATS = 10
@@ -26,10 +27,17 @@ const CONCURRENCY = 10
 
 async function prepare(db: Db) {
 	const store = await ensureRuntimeStore(db)
-	await ensureOfflineConnection(db, store.id)
+	const scope = unverifiedScope(db, store.id)
+	await ensureOfflineConnection(scope)
 	const secret = newWebhookSecret()
 	await db.connection.create({
-		data: { storeId: store.id, handle: 'stripe', provider: 'stripe', displayName: 'Card', secretBox: sealSecret({ secretKey: 'sk_test_bench', webhookSecret: secret }, connectionScope(store.id, 'stripe')) },
+		data: {
+			storeId: store.id,
+			handle: 'stripe',
+			provider: 'stripe',
+			displayName: 'Card',
+			secretBox: sealSecret({ secretKey: 'sk_test_bench', webhookSecret: secret }, connectionScope(store.id, 'stripe')),
+		},
 	})
 	const product = await db.product.create({ data: { storeId: store.id, slug: 'bench', title: 'Bench', priceMinor: 100, stock: 1_000_000, status: 'active' } })
 	const orderIds: string[] = []
@@ -38,7 +46,7 @@ async function prepare(db: Db) {
 		await cartRepository(db, guest).add(product.id, 1)
 		const { order } = await placeOrder({ db, viewer: guest, details: DETAILS, connectionHandle: 'stripe', idempotencyKey: randomUUID() })
 		// What checkout records when it starts the payment: events reconcile against it.
-		await recordProviderRef(db, { storeId: store.id, orderId: order.id, providerRef: `cs_bench_${order.id}` })
+		await recordProviderRef(scope, { orderId: order.id, providerRef: `cs_bench_${order.id}` })
 		orderIds.push(order.id)
 	}
 	return { storeId: store.id, secret, orderIds }
@@ -63,7 +71,10 @@ async function run(label: string, url: string) {
 			Array.from({ length: CONCURRENCY }, async () => {
 				while (next < deliveries.length) {
 					const delivery = deliveries[next++]!
-					const response = await receiveEvent({ db, storeId, handle: 'stripe', request: stripeRequest('http://bench/api/events/stripe', delivery.payload, delivery.signature) })
+					const response = await receiveEvent(unverifiedScope(db, storeId), {
+						handle: 'stripe',
+						request: stripeRequest('http://bench/api/events/stripe', delivery.payload, delivery.signature),
+					})
 					if (response.status !== 200) errors++
 					const body = (await response.json()) as { outcome: string }
 					if (body.outcome === 'applied') applied.set(delivery.payload, (applied.get(delivery.payload) ?? 0) + 1)

@@ -44,7 +44,12 @@ export async function benchRedisFaults({ seconds = 3, rounds = 5 }: { seconds?: 
 	const absent = await privateRedis({ start: false })
 	const stores: Array<[string, Server]> = []
 	try {
-		for (const [label, url] of [['no Redis', ''], ['healthy Redis', healthy.url], ['hung (SIGSTOP), once known', hung.url], ['down at start', absent.url]] as const) {
+		for (const [label, url] of [
+			['no Redis', ''],
+			['healthy Redis', healthy.url],
+			['hung (SIGSTOP), once known', hung.url],
+			['down at start', absent.url],
+		] as const) {
 			stores.push([label, await startStore({ ...GENEROUS, REDIS_URL: url })])
 		}
 		const hungStore = stores[2]![1]
@@ -63,7 +68,15 @@ export async function benchRedisFaults({ seconds = 3, rounds = 5 }: { seconds?: 
 			}
 		}
 		const table: Row[] = [
-			{ row: 'hung: first 2 s after SIGSTOP', path: '/healthz', requests: finding.requests, 'p50 ms': finding.p50, 'p99 ms': finding.p99, 'max ms': finding.max, 'non-2xx': finding.failed },
+			{
+				row: 'hung: first 2 s after SIGSTOP',
+				path: '/healthz',
+				requests: finding.requests,
+				'p50 ms': finding.p50,
+				'p99 ms': finding.p99,
+				'max ms': finding.max,
+				'non-2xx': finding.failed,
+			},
 		]
 		for (const [key, runs] of samples) {
 			const [row = '', path = ''] = key.split('\n')
@@ -96,7 +109,9 @@ export async function benchRedisFaults({ seconds = 3, rounds = 5 }: { seconds?: 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
 	if (process.argv.includes('--help')) {
-		console.log('Usage: tsx scripts/bench/redis-faults.ts [--seconds N --rounds N] (after `npm run build`)\nPrints latency with no Redis, a healthy, a hung and a down-at-start Redis; asserts nothing.')
+		console.log(
+			'Usage: tsx scripts/bench/redis-faults.ts [--seconds N --rounds N] (after `npm run build`)\nPrints latency with no Redis, a healthy, a hung and a down-at-start Redis; asserts nothing.',
+		)
 		process.exit(0)
 	}
 	const arg = (name: string, fallback: number) => (process.argv.includes(`--${name}`) ? Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) : fallback)

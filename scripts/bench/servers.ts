@@ -45,16 +45,16 @@ export async function startBaseline(): Promise<Server> {
 		stdio: ['ignore', 'ignore', 'inherit'],
 		env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port) },
 	})
-	return watch(child, base, '', () => {}, (pid) => rssOf(pid))
+	return watch(
+		child,
+		base,
+		'',
+		() => {},
+		(pid) => rssOf(pid),
+	)
 }
 
-async function watch(
-	child: ChildProcess,
-	base: string,
-	databaseUrl: string,
-	cleanUp: () => void,
-	rss: (pid: number | undefined) => number,
-): Promise<Server> {
+async function watch(child: ChildProcess, base: string, databaseUrl: string, cleanUp: () => void, rss: (pid: number | undefined) => number): Promise<Server> {
 	const stop = async () => {
 		if (child.exitCode === null) {
 			const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -74,7 +74,10 @@ async function watch(
 
 async function waitForHealth(base: string) {
 	for (let i = 0; i < 120; i++) {
-		const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false)
+		const ok = await fetch(`${base}/healthz`).then(
+			(r) => r.ok,
+			() => false,
+		)
 		if (ok) return
 		await new Promise((resolve) => setTimeout(resolve, 500))
 	}

@@ -1,5 +1,5 @@
 /**
- * Upload rows of `npm run bench` (issue 8): a 2 MB PNG uploaded by an admin (requests/s,
+ * Upload rows of `npm run bench`: a 2 MB PNG uploaded by an admin (requests/s,
  * latency, peak RSS) on the server's storage backend, and the peak RSS while a non-admin
  * sends a 200 MB body (it must be refused before it is read: memory stays flat).
  */

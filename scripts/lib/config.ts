@@ -1,19 +1,26 @@
 import { existsSync } from 'node:fs'
 import { type Config, ConfigError, getConfig } from '../../app/config/env.server'
 import { getDb } from '../../app/data/db.server'
+import { rememberSecretsFromEnvironment } from '../../app/log/logger.server'
 import { checkStoredSecrets, unreadableSecretsMessage } from '../../app/security/stored-secrets.server'
+
+/** Where the lines below go: the console for a command a person runs (init), the logger for the server. */
+export type Report = { info: (line: string) => void; error: (line: string) => void }
+const toConsole: Report = { info: (line) => console.log(line), error: (line) => console.error(line) }
 
 /**
  * Reads .env (real environment variables win), parses the configuration once,
  * and exits non-zero with the refusal (never a secret's value) when it is bad.
  */
-export function loadConfigOrExit(tag: string) {
+export function loadConfigOrExit(tag: string, report: Report = toConsole) {
 	if (existsSync('.env')) process.loadEnvFile('.env')
+	// The secrets .env brought are replaced in every log line from here on [R13].
+	rememberSecretsFromEnvironment()
 	try {
 		return getConfig()
 	} catch (error) {
 		if (!(error instanceof ConfigError)) throw error
-		console.error(`[${tag}] ${error.message}`)
+		report.error(`[${tag}] ${error.message}`)
 		process.exit(1)
 	}
 }
@@ -23,15 +30,15 @@ export function loadConfigOrExit(tag: string) {
  * latter opens are sealed anew), or the process exits non-zero naming the fix
  * (app/security/stored-secrets.server.ts).
  */
-export async function storedSecretsReadableOrExit(tag: string, config: Config) {
-	const report = await checkStoredSecrets({ db: getDb(), config })
-	if (report.unreadable.length > 0) {
-		console.error(`[${tag}] ${unreadableSecretsMessage(report.unreadable)}`)
+export async function storedSecretsReadableOrExit(tag: string, config: Config, report: Report = toConsole) {
+	const outcome = await checkStoredSecrets({ db: getDb(), config })
+	if (outcome.unreadable.length > 0) {
+		report.error(`[${tag}] ${unreadableSecretsMessage(outcome.unreadable)}`)
 		process.exit(1)
 	}
-	if (report.resealed > 0) {
-		console.log(
-			`[${tag}] ${report.resealed} stored secret(s) sealed anew with AUTH_SECRET; AUTH_SECRET_PREVIOUS can go once no instance runs with the old secret.`,
+	if (outcome.resealed > 0) {
+		report.info(
+			`[${tag}] ${outcome.resealed} stored secret(s) sealed anew with AUTH_SECRET; AUTH_SECRET_PREVIOUS can go once no instance runs with the old secret.`,
 		)
 	}
 }

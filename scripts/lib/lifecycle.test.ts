@@ -14,7 +14,10 @@ describe('listening', () => {
 		servers.push(taken)
 		await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
 		const { port } = taken.address() as AddressInfo
-		const error = await listen(createServer(), port, '127.0.0.1').then(() => null, (e: Error) => e)
+		const error = await listen(createServer(), port, '127.0.0.1').then(
+			() => null,
+			(e: Error) => e,
+		)
 		expect(error?.message).toBe(`port ${port} on 127.0.0.1 is already in use (EADDRINUSE): stop the other process or set PORT`)
 	})
 

@@ -1,4 +1,5 @@
 import type { Server, ServerResponse } from 'node:http'
+import { log as logger } from '../../app/log/logger.server'
 
 /**
  * Listens, or rejects with a one-line reason naming the address. Express 5's `app.listen`
@@ -43,8 +44,8 @@ export function drainOnSignal({
 	server,
 	drainMs,
 	stopped,
-	log = console.log,
-	warn = console.warn,
+	log = (line) => logger.info(line),
+	warn = (line) => logger.warn(line),
 	exit = (code: number) => process.exit(code),
 }: {
 	server: Server

@@ -1,5 +1,5 @@
 /**
- * Spec 3.1 and 4: Store Admin at /admin. Anonymous visitors are sent to sign-in,
+ * [R5] Store Admin at /admin. Anonymous visitors are sent to sign-in,
  * signed-in Customers are refused, and identity and Store scope come from the
  * session, never from the request body.
  *
@@ -8,16 +8,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { APIRequestContext, Page } from '@playwright/test'
-import {
-	ADMIN_EMAIL,
-	ADMIN_PASSWORD,
-	expect,
-	publicStoreName,
-	signIn,
-	signUp,
-	submitSignInForm,
-	test,
-} from './support/fixtures.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, publicStoreName, signIn, signUp, submitSignInForm, test } from './support/fixtures.ts'
 
 const ADMIN_DENIED = 'Store Admin is for administrators only.'
 
@@ -31,10 +22,7 @@ function uniqueStoreName(prefix = 'Shop') {
 	return `${prefix} ${randomUUID().slice(0, 8)}`
 }
 
-test('an unauthenticated visit to /admin goes to sign-in, and the seeded admin comes back to /admin (spec 3.1, 5.7)', async ({
-	page,
-	request,
-}) => {
+test('an unauthenticated visit to /admin goes to sign-in, and the seeded admin comes back to /admin [R5, R23]', async ({ page, request }) => {
 	const direct = await request.get('/admin', { maxRedirects: 0 })
 	expect(direct.status()).toBe(302)
 	expect(direct.headers().location).toBe('/sign-in?redirectTo=%2Fadmin')
@@ -62,10 +50,7 @@ test('an unauthenticated visit to /admin goes to sign-in, and the seeded admin c
 	await expect(page.getByLabel('Store name')).toBeVisible()
 })
 
-test('the admin renames the Store and every visitor sees the new name in the header (spec 4)', async ({
-	page,
-	browser,
-}) => {
+test('the admin renames the Store and every visitor sees the new name in the header [R5]', async ({ page, browser }) => {
 	const newName = uniqueStoreName()
 	await signInAsAdmin(page)
 	await page.getByRole('banner').locator('a[href="/admin"]').click()
@@ -98,7 +83,7 @@ test('the admin renames the Store and every visitor sees the new name in the hea
 	expect(await publicStoreName()).toBe(newName)
 })
 
-test('a signed-in Customer gets the 403 page on /admin and /admin/store (spec 4)', async ({ page, customer }) => {
+test('a signed-in Customer gets the 403 page on /admin and /admin/store [R5]', async ({ page, customer }) => {
 	for (const path of ['/admin', '/admin/store']) {
 		const response = await page.goto(path)
 		expect(response?.status(), path).toBe(403)
@@ -120,7 +105,7 @@ test('a signed-in Customer gets the 403 page on /admin and /admin/store (spec 4)
 	await expect(page.getByRole('banner').locator('a[href="/admin"]')).toHaveCount(0)
 })
 
-test.describe('data requests to Store Admin routes (spec 3.1, 4)', () => {
+test.describe('data requests to Store Admin routes [R5]', () => {
 	const dataRequests = [
 		'/admin.data',
 		'/admin/store.data',
@@ -157,7 +142,7 @@ test.describe('data requests to Store Admin routes (spec 3.1, 4)', () => {
 		await expectStoreNameUnchanged(before, attempt)
 	})
 
-	test('a Customer\'s data requests get 403 and change nothing', async ({ request }) => {
+	test("a Customer's data requests get 403 and change nothing", async ({ request }) => {
 		await signUp(request)
 		const before = await publicStoreName()
 		for (const url of dataRequests) {
@@ -177,7 +162,7 @@ test.describe('data requests to Store Admin routes (spec 3.1, 4)', () => {
 		await expectStoreNameUnchanged(before, attempt)
 	})
 
-	test('the admin\'s own data request does return the admin data (control)', async ({ request }) => {
+	test("the admin's own data request does return the admin data (control)", async ({ request }) => {
 		await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
 		const response = await request.get('/admin/store.data')
 		expect(response.status()).toBe(200)
@@ -187,14 +172,12 @@ test.describe('data requests to Store Admin routes (spec 3.1, 4)', () => {
 	})
 })
 
-test.describe('identity and Store scope come from the session (spec 4)', () => {
+test.describe('identity and Store scope come from the session [R4]', () => {
 	async function postStoreForm(request: APIRequestContext, url: string, form: Record<string, string>) {
 		return request.post(url, { form, maxRedirects: 0 })
 	}
 
-	test('a POST to /admin/store with an extra storeId or userId is refused with 400 and changes nothing', async ({
-		request,
-	}) => {
+	test('a POST to /admin/store with an extra storeId or userId is refused with 400 and changes nothing', async ({ request }) => {
 		await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
 		const before = await publicStoreName()
 

@@ -1,20 +1,11 @@
 /**
- * Spec 5 (Authentication): email and password sign-in for Customers, the one
+ * [R20] email and password sign-in for Customers, the one
  * generic failure message, sign-in without JavaScript, and `redirectTo` that
  * can only lead back to this site.
  */
-import {
-	GENERIC_SIGN_IN_FAILURE,
-	expect,
-	newShopper,
-	serverOrigin,
-	registerShopper,
-	submitSignInForm,
-	submitSignUpForm,
-	test,
-} from './support/fixtures.ts'
+import { GENERIC_SIGN_IN_FAILURE, expect, newShopper, serverOrigin, registerShopper, submitSignInForm, submitSignUpForm, test } from './support/fixtures.ts'
 
-test('a shopper signs up, signs out and signs in again (spec 5.3)', async ({ page, context }) => {
+test('a shopper signs up, signs out and signs in again [R20]', async ({ page, context }) => {
 	const shopper = newShopper()
 
 	await page.goto('/sign-up')
@@ -42,7 +33,7 @@ test('a shopper signs up, signs out and signs in again (spec 5.3)', async ({ pag
 	await expect(header.getByRole('link', { name: shopper.name })).toBeVisible()
 })
 
-test('a signed-in shopper edits their name on the account page (spec 5.3)', async ({ page, customer }) => {
+test('a signed-in shopper edits their name on the account page [R20]', async ({ page, customer }) => {
 	const renamed = `Renamed ${customer.name}`
 	await page.goto('/account')
 	await expect(page.getByTestId('account-email')).toHaveText(customer.email)
@@ -53,10 +44,7 @@ test('a signed-in shopper edits their name on the account page (spec 5.3)', asyn
 	await expect(page.getByLabel('Name')).toHaveValue(renamed)
 })
 
-test('a wrong password and an unknown email get the same generic 401 answer (spec 5.3, no account enumeration)', async ({
-	page,
-	request,
-}) => {
+test('a wrong password and an unknown email get the same generic 401 answer [R20] (no account enumeration)', async ({ page, request }) => {
 	const shopper = await registerShopper()
 	const unknownEmail = newShopper().email
 
@@ -81,9 +69,7 @@ test('a wrong password and an unknown email get the same generic 401 answer (spe
 	const shown = []
 	for (const email of [shopper.email, unknownEmail]) {
 		await page.goto('/sign-in')
-		const answer = page.waitForResponse(
-			(r) => r.request().method() === 'POST' && new URL(r.url()).pathname.startsWith('/sign-in'),
-		)
+		const answer = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.startsWith('/sign-in'))
 		await submitSignInForm(page, email, 'not-the-password')
 		expect((await answer).status()).toBe(401)
 		const alert = page.getByRole('alert')
@@ -99,7 +85,7 @@ test('a wrong password and an unknown email get the same generic 401 answer (spe
 test.describe('with JavaScript disabled', () => {
 	test.use({ javaScriptEnabled: false })
 
-	test('the sign-in form works and sets a session (spec 5.3)', async ({ page, context }) => {
+	test('the sign-in form works and sets a session [R20]', async ({ page, context }) => {
 		const shopper = await registerShopper()
 
 		await page.goto('/sign-in?redirectTo=%2Faccount')
@@ -121,7 +107,7 @@ test.describe('with JavaScript disabled', () => {
 		await expect(page.getByTestId('account-email')).toHaveText(shopper.email)
 	})
 
-	test('a wrong password shows the generic message without JavaScript (spec 5.3)', async ({ page }) => {
+	test('a wrong password shows the generic message without JavaScript [R20]', async ({ page }) => {
 		const shopper = await registerShopper()
 		await page.goto('/sign-in')
 		const answer = page.waitForResponse((r) => r.request().method() === 'POST')
@@ -130,7 +116,7 @@ test.describe('with JavaScript disabled', () => {
 		await expect(page.getByRole('alert')).toHaveText(GENERIC_SIGN_IN_FAILURE)
 	})
 
-	test('the sign-up form works and signs the shopper in (spec 5.3)', async ({ page }) => {
+	test('the sign-up form works and signs the shopper in [R20]', async ({ page }) => {
 		const shopper = newShopper()
 		await page.goto('/sign-up')
 		await submitSignUpForm(page, shopper)
@@ -147,7 +133,7 @@ test.describe('redirectTo after sign-in stays on this site', () => {
 		'/%2F%2Fevil.example',
 		'https:evil.example',
 		'javascript:alert(1)',
-		// Dot segments and their encodings next to slashes resolve to //evil.example (issue 5.1).
+		// Dot segments and their encodings next to slashes resolve to //evil.example [R27].
 		'/.//evil.example',
 		'/a/..//evil.example',
 		'/%2e%2e//evil.example',
@@ -155,13 +141,13 @@ test.describe('redirectTo after sign-in stays on this site', () => {
 		'/%252f%252fevil.example',
 	]
 
-	test('the sign-in action never redirects off-site (spec 5: sign-in)', async ({ request }) => {
+	test('the sign-in action never redirects off-site [R27]', async ({ request }) => {
 		const shopper = await registerShopper()
 		for (const redirectTo of foreign) {
 			const response = await request.post('/sign-in', {
 				form: { email: shopper.email, password: shopper.password, redirectTo },
 				maxRedirects: 0,
-				})
+			})
 			expect(response.status(), redirectTo).toBe(302)
 			const location = response.headers().location ?? ''
 			expect(location, redirectTo).toBe('/account')
@@ -185,10 +171,7 @@ test.describe('redirectTo after sign-in stays on this site', () => {
 		await expect(page.getByTestId('account-email')).toHaveText(shopper.email)
 
 		// The same rule as sign-in: a foreign target is dropped, and a local one honoured.
-		const cases: Array<[string, string]> = [
-			...foreign.map((target): [string, string] => [target, '/account']),
-			['/?from=sign-up', '/?from=sign-up'],
-		]
+		const cases: Array<[string, string]> = [...foreign.map((target): [string, string] => [target, '/account']), ['/?from=sign-up', '/?from=sign-up']]
 		for (const [redirectTo, expected] of cases) {
 			const other = newShopper()
 			const response = await request.post('/sign-up', {
@@ -200,7 +183,7 @@ test.describe('redirectTo after sign-in stays on this site', () => {
 		}
 	})
 
-	test('a signed-in visitor sent to sign-in or sign-up is redirected on-site only (issue 5.1)', async ({ request }) => {
+	test('a signed-in visitor sent to sign-in or sign-up is redirected on-site only [R27]', async ({ request }) => {
 		await registerShopper().then((shopper) =>
 			request.post('/sign-in', { form: { email: shopper.email, password: shopper.password, redirectTo: '' }, maxRedirects: 0 }),
 		)
@@ -216,7 +199,7 @@ test.describe('redirectTo after sign-in stays on this site', () => {
 	})
 
 	for (const redirectTo of ['https://evil.example', '//evil.example', '/.//evil.example', '/%2e%2e//evil.example']) {
-		test(`the browser lands on a same-origin page for redirectTo=${redirectTo} (spec 5: sign-in)`, async ({ page }) => {
+		test(`the browser lands on a same-origin page for redirectTo=${redirectTo} [R27]`, async ({ page }) => {
 			const shopper = await registerShopper()
 			const offSite: string[] = []
 			page.on('request', (r) => {
@@ -231,7 +214,7 @@ test.describe('redirectTo after sign-in stays on this site', () => {
 		})
 	}
 
-	test('a same-site redirectTo brings the shopper back where they were (spec 3.1)', async ({ page }) => {
+	test('a same-site redirectTo brings the shopper back where they were [R5]', async ({ page }) => {
 		const shopper = await registerShopper()
 		await page.goto('/sign-in?redirectTo=%2F%3Ffrom%3Dsign-in')
 		await submitSignInForm(page, shopper.email, shopper.password)

@@ -1,5 +1,5 @@
 /**
- * Issue 11: the Store profile, the catalog and the cart count are kept in memory, and an admin's
+ * the Store profile, the catalog and the cart count are kept in memory, and an admin's
  * edit shows on every page at once: in the process that saved it, and in a second process
  * sharing the database and Redis (its cached copy would otherwise live 30 s).
  */
@@ -48,7 +48,7 @@ async function signInAdmin(store: StoreProcess) {
 
 const headerName = (text: string) => /class="brand"[^>]*>([^<]*)</.exec(text)?.[1]
 
-test('a Store profile edit shows on every page at once, here and in a second process sharing Redis (issue 11.2)', async () => {
+test('a Store profile edit shows on every page at once, here and in a second process sharing Redis', async () => {
 	const before = headerName((await html(one.origin, '/')).text)
 	expect(before).toBeTruthy()
 	// Both processes have read (and kept) the old profile.
@@ -65,7 +65,7 @@ test('a Store profile edit shows on every page at once, here and in a second pro
 	for (const path of PAGES) expect(headerName((await html(two.origin, path)).text), `second process ${path}`).toBe(name)
 })
 
-test('unpublishing a Product removes it from both processes’ catalog and product page at once (issue 11.2)', async () => {
+test('unpublishing a Product removes it from both processes’ catalog and product page at once', async () => {
 	for (const store of [one, two]) {
 		expect((await html(store.origin, '/products/canvas-tote')).status).toBe(200)
 		expect((await html(store.origin, '/')).text).toContain('/products/canvas-tote')
@@ -81,7 +81,7 @@ test('unpublishing a Product removes it from both processes’ catalog and produ
 	expect((await html(two.origin, '/')).text).not.toContain('/products/canvas-tote')
 })
 
-test('the cart count in the header follows every change to the cart (issue 11.2)', async () => {
+test('the cart count in the header follows every change to the cart', async () => {
 	const first = await html(one.origin, '/products/enamel-mug')
 	const cookie = first.cookie
 	const productId = /name="productId" value="([^"]+)"/.exec(first.text)?.[1] ?? ''

@@ -6,6 +6,7 @@
  */
 import { type Page, expect, test } from '@playwright/test'
 import { holdRowLock } from '../helpers/locks.ts'
+import { fillCheckout } from './support/fixtures.ts'
 import { type StoreProcess, startStoreProcess } from './support/store-process.ts'
 
 test.describe.configure({ mode: 'serial' })
@@ -27,17 +28,8 @@ async function fillCart(page: Page) {
 	await page.getByRole('button', { name: 'Add to cart' }).click()
 	await expect(page).toHaveURL(`${store.origin}/cart`)
 	await page.goto(`${store.origin}/checkout`)
-	await fillDetails(page)
+	await fillCheckout(page, `busy-${Date.now()}@example.com`)
 	return productId!
-}
-
-async function fillDetails(page: Page) {
-	await page.getByLabel('Email').fill(`busy-${Date.now()}@example.com`)
-	await page.getByLabel('Full name').fill('Ada Buyer')
-	await page.getByLabel('Street address').fill('1 Market Street')
-	await page.getByLabel('City').fill('Springfield')
-	await page.getByLabel('Postal code').fill('12345')
-	await page.getByLabel('Country code').fill('US')
 }
 
 for (const javaScriptEnabled of [true, false]) {
@@ -61,7 +53,7 @@ for (const javaScriptEnabled of [true, false]) {
 				await release()
 			}
 			// Without JavaScript the page came back as a new document: its fields are empty again.
-			if (!javaScriptEnabled) await fillDetails(page)
+			if (!javaScriptEnabled) await fillCheckout(page, `busy-${Date.now()}@example.com`)
 			await page.getByRole('button', { name: 'Place order' }).click()
 			await expect(page.getByRole('heading', { name: /Thank you! Order #\d+/ })).toBeVisible()
 			await expect(page.getByTestId('cart-link')).toHaveText('Cart')

@@ -19,7 +19,12 @@ async function buyByCard(page: Page) {
 	await page.getByRole('button', { name: 'Add to cart' }).click()
 	await expect(page).toHaveURL('/cart')
 	await page.goto('/checkout')
-	for (const [label, value] of [['Street address', '9 Pier'], ['City', 'Bay'], ['Postal code', '101'], ['Country code', 'NL']]) {
+	for (const [label, value] of [
+		['Street address', '9 Pier'],
+		['City', 'Bay'],
+		['Postal code', '101'],
+		['Country code', 'NL'],
+	]) {
 		await page.getByLabel(label!).fill(value!)
 	}
 	await page.getByLabel('Card (Stripe)').check()
@@ -35,7 +40,11 @@ async function buyByCard(page: Page) {
 
 /** Delivers `payload` to the Stripe endpoint, signed by the SDK with `secret`. */
 function deliver(payload: string, secret = process.env.E2E_STRIPE_WEBHOOK_SECRET!, signature = stripeSignature(payload, secret)) {
-	return fetch(`${serverOrigin()}/api/events/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload })
+	return fetch(`${serverOrigin()}/api/events/stripe`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+		body: payload,
+	})
 }
 
 async function signInAsAdmin(page: Page, path: string) {
@@ -67,7 +76,10 @@ test('a verified Stripe event pays the Order; the inbox shows it; replay changes
 	const operator = await browser.newContext()
 	const admin = await operator.newPage()
 	await signInAsAdmin(admin, '/admin/events')
-	const row = admin.getByTestId('events').getByRole('row').filter({ hasText: `Order #${order.number}` })
+	const row = admin
+		.getByTestId('events')
+		.getByRole('row')
+		.filter({ hasText: `Order #${order.number}` })
 	await expect(row).toContainText('checkout.session.completed')
 	await expect(row).toContainText('Applied')
 	await expect(admin.getByTestId('rejections')).toContainText(/stripe.*[1-9]/)
@@ -105,10 +117,12 @@ test('events that do not reconcile move nothing and show as review or conflict, 
 	const admin = await operator.newPage()
 	await signInAsAdmin(admin, '/admin/events')
 	const events = admin.getByTestId('events')
-	await expect(events.locator('tr[data-outcome="review"]').filter({ hasText: `Order #${short.number}: amount short: 1 USD minor units paid of 1600` })).toContainText('Held for review')
-	await expect(events.locator('tr[data-outcome="conflict"]').filter({ hasText: `Order #${crossed.number}, its metadata Order #${short.number}` })).toContainText(
-		'Conflict: references disagree',
-	)
+	await expect(
+		events.locator('tr[data-outcome="review"]').filter({ hasText: `Order #${short.number}: amount short: 1 USD minor units paid of 1600` }),
+	).toContainText('Held for review')
+	await expect(
+		events.locator('tr[data-outcome="conflict"]').filter({ hasText: `Order #${crossed.number}, its metadata Order #${short.number}` }),
+	).toContainText('Conflict: references disagree')
 
 	await admin.goto(`/admin/orders/${short.number}`)
 	const shortEvents = admin.getByTestId('order-events')

@@ -9,14 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { APIRequestContext, APIResponse } from '@playwright/test'
-import {
-	GENERIC_SIGN_IN_FAILURE,
-	expect,
-	registerShopper,
-	serverOrigin,
-	submitSignInForm,
-	test,
-} from './support/fixtures.ts'
+import { GENERIC_SIGN_IN_FAILURE, expect, registerShopper, serverOrigin, submitSignInForm, test } from './support/fixtures.ts'
 
 function cspDirectives(header: string | undefined) {
 	expect(header, 'Content-Security-Policy header').toBeTruthy()
@@ -41,7 +34,10 @@ function expectSecurityHeaders(response: APIResponse, what: string) {
 	expect(csp.get('default-src'), what).toEqual(["'self'"])
 	const scriptSrc = csp.get('script-src') ?? []
 	expect(scriptSrc, what).toContain("'self'")
-	expect(scriptSrc.filter((v) => v.startsWith("'nonce-")), what).toHaveLength(1)
+	expect(
+		scriptSrc.filter((v) => v.startsWith("'nonce-")),
+		what,
+	).toHaveLength(1)
 	for (const unsafe of ["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:']) {
 		expect(scriptSrc, `${what}: script-src must not allow ${unsafe}`).not.toContain(unsafe)
 	}
@@ -52,7 +48,7 @@ function expectSecurityHeaders(response: APIResponse, what: string) {
 	expect(headers['x-content-type-options'], what).toBe('nosniff')
 	expect(headers['referrer-policy'], what).toBe('same-origin')
 	expect(headers['x-frame-options']?.toUpperCase(), what).toBe('DENY')
-	// The e2e store's public URL is http: HSTS there would lock browsers out (issue 5.5).
+	// The e2e store's public URL is http: HSTS there would lock browsers out.
 	// app/security/http.server.test.ts proves it is sent for an https public URL.
 	expect(headers['strict-transport-security'], `${what}: no HSTS over http`).toBeUndefined()
 	expect(headers['x-powered-by'], what).toBeUndefined()
@@ -92,7 +88,7 @@ test.describe('security headers on every response', () => {
 		expectSecurityHeaders(response, path)
 	})
 
-	// Issue 11: static files are served from a list made at start (sirv), not by express.static.
+	// static files are served from a list made at start (sirv), not by express.static.
 	test('on a root static file (GET and HEAD), the health check and a cached catalog page', async ({ request }) => {
 		for (const method of ['get', 'head'] as const) {
 			const favicon = await request[method]('/favicon.svg')
@@ -182,20 +178,22 @@ test('the page hydrates under the CSP and navigates client-side without violatio
 			w.__cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`)
 		})
 	})
-	const violations = () =>
-		page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)
+	const violations = () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)
 
 	await page.goto('/')
 	// React attaches its fiber to DOM nodes only once it has hydrated them.
-	await page.waitForFunction(() => {
-		const link = document.querySelector('header a[href="/sign-in"]')
-		return !!link && Object.keys(link).some((key) => key.startsWith('__reactFiber$'))
-	}, undefined, { timeout: 10_000 })
+	await page.waitForFunction(
+		() => {
+			const link = document.querySelector('header a[href="/sign-in"]')
+			return !!link && Object.keys(link).some((key) => key.startsWith('__reactFiber$'))
+		},
+		undefined,
+		{ timeout: 10_000 },
+	)
 	await page.evaluate(() => {
 		;(window as unknown as { __sameDocument: boolean }).__sameDocument = true
 	})
-	const sameDocument = () =>
-		page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true)
+	const sameDocument = () => page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true)
 
 	let documentLoads = 0
 	page.on('request', (r) => {
@@ -298,10 +296,7 @@ test.describe('cross-site writes', () => {
 		expect(sameOrigin.headers()['set-cookie']).toContain('better-auth.session_token=')
 	})
 
-	test('a foreign page auto-submitting the sign-in form in a browser gets 403 (login CSRF)', async ({
-		page,
-		context,
-	}) => {
+	test('a foreign page auto-submitting the sign-in form in a browser gets 403 (login CSRF)', async ({ page, context }) => {
 		const shopper = await registerShopper()
 		const evil = 'http://evil.example/'
 		await page.route(evil, (route) =>
@@ -320,7 +315,7 @@ test.describe('cross-site writes', () => {
 		expect(response.request().headers().origin).toBe('http://evil.example')
 		expect(response.status()).toBe(403)
 		await expect(page.locator('h1')).toHaveText('Cross-site request refused')
-		// The refusal says where the store expects its forms from (issue 5.10).
+		// The refusal says where the store expects its forms from [R40].
 		await expect(page.locator('body')).toContainText(serverOrigin())
 		const cookies = await context.cookies(serverOrigin())
 		expect(cookies.map((c) => c.name)).not.toContain('better-auth.session_token')

@@ -21,7 +21,10 @@ const formHeaders = (store: StoreProcess, client?: string) => ({
 	...(client ? { 'x-forwarded-for': client } : {}),
 })
 
-function signInForm(store: StoreProcess, { password, email = store.admin.email, client, data = false }: { password: string; email?: string; client?: string; data?: boolean }) {
+function signInForm(
+	store: StoreProcess,
+	{ password, email = store.admin.email, client, data = false }: { password: string; email?: string; client?: string; data?: boolean },
+) {
 	return fetch(`${store.origin}/sign-in${data ? '.data' : ''}`, {
 		method: 'POST',
 		redirect: 'manual',
@@ -223,7 +226,9 @@ async function signInInBrowser(page: Page, store: StoreProcess) {
 	await page.getByRole('button', { name: 'Sign in' }).click()
 }
 
-test('with Redis down at start, sign-in answers 503 beside the form with and without JavaScript, and shared limits start by themselves when Redis comes up [R54]', async ({ page }) => {
+test('with Redis down at start, sign-in answers 503 beside the form with and without JavaScript, and shared limits start by themselves when Redis comes up [R54]', async ({
+	page,
+}) => {
 	const redis = await privateRedis({ start: false })
 	const store = await startStore({ REDIS_URL: redis.url })
 	try {

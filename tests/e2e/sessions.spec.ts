@@ -1,9 +1,9 @@
 /**
- * Issue 10.5 (ASVS 7.4): /account/security lists the user's sessions and ends them.
+ * [R26] /account/security lists the user's sessions and ends them.
  */
 import { expect, registerShopper, serverOrigin, submitSignInForm, test } from './support/fixtures.ts'
 
-test('sign out everywhere else ends another browser’s session (issue 10.5)', async ({ page, browser }) => {
+test('sign out everywhere else ends another browser’s session [R26]', async ({ page, browser }) => {
 	const shopper = await registerShopper()
 	// Another browser signs in first.
 	const other = await (await browser.newContext()).newPage()
@@ -32,7 +32,7 @@ test('sign out everywhere else ends another browser’s session (issue 10.5)', a
 	await expect(page).toHaveURL('/account')
 })
 
-test('a session id of another user cannot be signed out, and a stray field is refused (issue 10.5)', async ({ browser, playwright }) => {
+test('a session id of another user cannot be signed out, and a stray field is refused [R26]', async ({ browser, playwright }) => {
 	const alice = await registerShopper()
 	const bob = await registerShopper()
 	const bobPage = await (await browser.newContext()).newPage()

@@ -1,17 +1,11 @@
 /**
- * Issue 10 / spec 5.9: managed single sign-on for Store Admin, against a real OpenID provider
+ * [R24] managed single sign-on for Store Admin, against a real OpenID provider
  * on loopback and a store server started with SVC_* set (tests/e2e/support/sso-store.ts).
  */
 import { randomUUID } from 'node:crypto'
 import type { Browser, Page } from '@playwright/test'
 import { expect, newShopper, test } from './support/fixtures.ts'
-import {
-	PROVIDER_NAME,
-	type SsoStore,
-	blockExternalRequests,
-	managedSignIn,
-	startSsoStore,
-} from './support/sso-store.ts'
+import { PROVIDER_NAME, type SsoStore, blockExternalRequests, managedSignIn, startSsoStore } from './support/sso-store.ts'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -42,7 +36,7 @@ async function adminStatus(page: Page) {
 	return { status: response?.status(), url: new URL(page.url()).pathname }
 }
 
-test('an operator whose profile carries role admin reaches /admin (spec 5.9)', async ({ browser }) => {
+test('an operator whose profile carries role admin reaches /admin [R24]', async ({ browser }) => {
 	const page = await freshPage(browser)
 	const op = operator()
 	store.idp.setAccount(op.login, { email: op.email, roles: ['admin'] })
@@ -53,7 +47,7 @@ test('an operator whose profile carries role admin reaches /admin (spec 5.9)', a
 	await expect(page.getByText(`Signed in as ${op.email}`)).toBeVisible()
 })
 
-test('an operator granted only the store:admin scope reaches /admin (spec 5.9)', async ({ browser }) => {
+test('an operator granted only the store:admin scope reaches /admin [R24]', async ({ browser }) => {
 	const page = await freshPage(browser)
 	const op = operator()
 	store.idp.setAccount(op.login, { email: op.email, grantedScopes: ['openid', 'profile', 'email', 'store:admin'] })
@@ -62,7 +56,7 @@ test('an operator granted only the store:admin scope reaches /admin (spec 5.9)',
 	expect((await adminStatus(page)).status).toBe(200)
 })
 
-test('an operator with neither the role nor the scope signs in but gets 403 at /admin (spec 5.9)', async ({ browser }) => {
+test('an operator with neither the role nor the scope signs in but gets 403 at /admin [R24]', async ({ browser }) => {
 	const page = await freshPage(browser)
 	const op = operator()
 	store.idp.setAccount(op.login, { email: op.email, roles: ['editor'] })
@@ -72,9 +66,7 @@ test('an operator with neither the role nor the scope signs in but gets 403 at /
 	expect((await adminStatus(page)).status).toBe(403)
 })
 
-test('an operator who lost the role loses admin at the next sign-in, and the old admin session ends (spec 5.9, issue 10.5)', async ({
-	browser,
-}) => {
+test('an operator who lost the role loses admin at the next sign-in, and the old admin session ends [R24, R26]', async ({ browser }) => {
 	const op = operator()
 	store.idp.setAccount(op.login, { email: op.email, roles: ['admin'], grantedScopes: ['openid', 'profile', 'email', 'store:admin'] })
 	const first = await freshPage(browser)
@@ -117,7 +109,7 @@ async function capturedCallback(page: Page, login: string): Promise<URL> {
 	return url
 }
 
-test('a tampered state is refused and signs nobody in (spec 5.9: state check)', async ({ browser }) => {
+test('a tampered state is refused and signs nobody in [R24] (state check)', async ({ browser }) => {
 	const page = await (await browser.newContext()).newPage()
 	const op = operator()
 	store.idp.setAccount(op.login, { email: op.email, roles: ['admin'] })
@@ -131,7 +123,7 @@ test('a tampered state is refused and signs nobody in (spec 5.9: state check)', 
 	expect((await adminStatus(page)).url).toBe('/sign-in')
 })
 
-test('an issuer mismatch in the callback is refused (spec 5.9: issuer check)', async ({ browser }) => {
+test('an issuer mismatch in the callback is refused [R24] (issuer check)', async ({ browser }) => {
 	const page = await (await browser.newContext()).newPage()
 	const op = operator()
 	store.idp.setAccount(op.login, { email: op.email, roles: ['admin'] })
@@ -150,9 +142,7 @@ test('an issuer mismatch in the callback is refused (spec 5.9: issuer check)', a
 	expect((await adminStatus(page)).url).toBe('/sign-in')
 })
 
-test('an SSO identity never takes over an existing password account with the same email (issue 10.1: linking)', async ({
-	browser,
-}) => {
+test('an SSO identity never takes over an existing password account with the same email (linking)', async ({ browser }) => {
 	const page = await freshPage(browser)
 	const shopper = newShopper()
 	const signUp = await page.request.post(`${store.origin}/sign-up`, {
@@ -181,7 +171,7 @@ test('an SSO identity never takes over an existing password account with the sam
 	expect((await adminStatus(page)).status).toBe(403)
 })
 
-test('the sign-in page offers the provider, and no secret reaches the browser (spec 5.9, 5.10)', async ({ browser }) => {
+test('the sign-in page offers the provider, and no secret reaches the browser [R24, R13]', async ({ browser }) => {
 	const page = await freshPage(browser)
 	const response = await page.goto(`${store.origin}/sign-in`)
 	const html = (await response?.text()) ?? ''
@@ -193,7 +183,7 @@ test('the sign-in page offers the provider, and no secret reaches the browser (s
 test.describe('without JavaScript', () => {
 	test.use({ javaScriptEnabled: false })
 
-	test('the managed sign-in button works as a plain form post (spec 5.9)', async ({ page }) => {
+	test('the managed sign-in button works as a plain form post [R24]', async ({ page }) => {
 		await blockExternalRequests(page)
 		const op = operator()
 		store.idp.setAccount(op.login, { email: op.email, roles: ['admin'] })
@@ -202,7 +192,7 @@ test.describe('without JavaScript', () => {
 	})
 })
 
-test.describe('the workload credential (spec 2, 5.9)', () => {
+test.describe('the workload credential [R24]', () => {
 	const paths = ['/admin', '/admin/store', '/api/upload', '/api/auth/get-session', '/account']
 
 	test('is refused as a bearer token and as a cookie on every route', async ({ playwright }) => {
@@ -266,7 +256,7 @@ test.describe('the workload credential (spec 2, 5.9)', () => {
 	})
 })
 
-test('with managed sign-in off (the main server), there is no button and the callback is 404 (spec 5.9)', async ({ page, request }) => {
+test('with managed sign-in off (the main server), there is no button and the callback is 404 [R24]', async ({ page, request }) => {
 	await page.goto('/sign-in')
 	await expect(page.getByRole('button', { name: /Sign in with/ })).toHaveCount(0)
 	for (const path of ['/api/auth/callback/store-sso', '/api/auth/callback/google', '/api/auth/callback/github']) {

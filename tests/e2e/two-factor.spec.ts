@@ -1,5 +1,5 @@
 /**
- * Issue 10.4 (ASVS 6.3.3): two-factor sign-in for Store Admin, without JavaScript throughout.
+ * two-factor sign-in for Store Admin, without JavaScript throughout.
  * These specs switch a Store-wide setting on, so they run against a store server of their own
  * (tests/e2e/support/sso-store.ts, which also brings the managed OpenID provider for the SSO case).
  */
@@ -79,7 +79,7 @@ async function signInSeededAdmin(page: Page) {
 	await expect(page).toHaveURL(`${store.origin}/admin`)
 }
 
-test('enrols an admin in TOTP without JavaScript, counting it only after a valid code (issue 10.4, ASVS 6.3.3)', async ({ browser }) => {
+test('enrols an admin in TOTP without JavaScript, counting it only after a valid code (ASVS 6.3.3)', async ({ browser }) => {
 	const page = await freshPage(browser)
 	await signInSeededAdmin(page)
 	await page.goto(`${store.origin}/account/security`)
@@ -121,7 +121,7 @@ test('enrols an admin in TOTP without JavaScript, counting it only after a valid
 	for (const code of backupCodes) expect(html).not.toContain(code)
 })
 
-test('refuses to require two-factor sign-in when the acting admin has not enrolled (issue 10.4)', async ({ browser }) => {
+test('refuses to require two-factor sign-in when the acting admin has not enrolled', async ({ browser }) => {
 	const page = await freshPage(browser)
 	await passwordStep(page, second.email, second.password)
 	await expect(page).toHaveURL(`${store.origin}/admin`)
@@ -135,7 +135,7 @@ test('refuses to require two-factor sign-in when the acting admin has not enroll
 	await expect(page.getByLabel('Require two-factor sign-in for administrators')).not.toBeChecked()
 })
 
-test('an enrolled admin switches the requirement on, and the change is audited (issue 10.4)', async ({ browser }) => {
+test('an enrolled admin switches the requirement on, and the change is audited', async ({ browser }) => {
 	const page = await freshPage(browser)
 	await signInSeededAdmin(page)
 	await page.goto(`${store.origin}/admin/store`)
@@ -150,7 +150,7 @@ test('an enrolled admin switches the requirement on, and the change is audited (
 	await expect(rows.filter({ hasText: second.email })).toHaveCount(0)
 })
 
-test('requires a second factor for a password admin sign-in when the Store requires it; a correct code reaches /admin, once, and its challenge cannot be replayed (issue 10.4, ASVS 6.3.3, 6.5.1)', async ({
+test('requires a second factor for a password admin sign-in when the Store requires it; a correct code reaches /admin, once, and its challenge cannot be replayed (ASVS 6.3.3, 6.5.1)', async ({
 	browser,
 }) => {
 	const page = await freshPage(browser)
@@ -181,7 +181,7 @@ test('requires a second factor for a password admin sign-in when the Store requi
 	await expectNoAdminSession(replay)
 })
 
-test('refuses a wrong or malformed code with 400 and creates no session (issue 10.4, ASVS 6.3.3)', async ({ browser }) => {
+test('refuses a wrong or malformed code with 400 and creates no session (ASVS 6.3.3)', async ({ browser }) => {
 	const page = await freshPage(browser)
 	await passwordStep(page, store.admin.email, store.admin.password)
 	expect(await codeStep(page, '12a456')).toBe(400)
@@ -193,7 +193,7 @@ test('refuses a wrong or malformed code with 400 and creates no session (issue 1
 	await expectNoAdminSession(page)
 })
 
-test('a backup code reaches /admin once, and the same backup code then fails (issue 10.4, ASVS 6.3.3)', async ({ browser }) => {
+test('a backup code reaches /admin once, and the same backup code then fails (ASVS 6.3.3)', async ({ browser }) => {
 	const code = backupCodes[0] ?? ''
 	const page = await freshPage(browser)
 	await passwordStep(page, store.admin.email, store.admin.password)
@@ -219,9 +219,7 @@ async function atCodeStep(browser: Browser, count: number) {
 	return pages
 }
 
-test('one TOTP code sent from three browsers at the same instant opens one session; the others see the form’s error [R25]', async ({
-	browser,
-}) => {
+test('one TOTP code sent from three browsers at the same instant opens one session; the others see the form’s error [R25]', async ({ browser }) => {
 	const pages = await atCodeStep(browser, 3)
 	const code = await unusedTotp(secret)
 	const statuses = await Promise.all(pages.map((page) => codeStep(page, code)))
@@ -235,7 +233,7 @@ test('one TOTP code sent from three browsers at the same instant opens one sessi
 	}
 })
 
-test('after better-auth’s attempt limit the code step ends and the user starts over (issue 10.4)', async ({ browser }) => {
+test('after better-auth’s attempt limit the code step ends and the user starts over', async ({ browser }) => {
 	const page = await freshPage(browser)
 	await passwordStep(page, store.admin.email, store.admin.password)
 	for (let attempt = 0; attempt < 5; attempt++) expect(await codeStep(page, wrongTotp(secret))).toBe(400)
@@ -250,9 +248,7 @@ test('after better-auth’s attempt limit the code step ends and the user starts
 	await signInSeededAdmin(page)
 })
 
-test('POST /api/auth/sign-in/email yields no session without the second factor when the Store requires it (issue 10.4, ASVS 6.3.3)', async ({
-	playwright,
-}) => {
+test('POST /api/auth/sign-in/email yields no session without the second factor when the Store requires it (ASVS 6.3.3)', async ({ playwright }) => {
 	const client = await playwright.request.newContext({ baseURL: store.origin, extraHTTPHeaders: { origin: store.origin } })
 	try {
 		const enrolled = await client.post('/api/auth/sign-in/email', { data: { email: store.admin.email, password: store.admin.password } })
@@ -279,7 +275,7 @@ test('POST /api/auth/sign-in/email yields no session without the second factor w
 	}
 })
 
-test('refuses the password sign-in of an admin without enrolment under the requirement, with a message saying what to do (issue 10.4, docs/decisions/027)', async ({
+test('refuses the password sign-in of an admin without enrolment under the requirement, with a message saying what to do (docs/decisions/027)', async ({
 	browser,
 }) => {
 	const page = await freshPage(browser)
@@ -293,15 +289,13 @@ test('refuses the password sign-in of an admin without enrolment under the requi
 	await expect(page.getByText('Invalid email or password.')).toBeVisible()
 })
 
-test('visiting the code step without a challenge redirects to sign-in (issue 10.4)', async ({ browser }) => {
+test('visiting the code step without a challenge redirects to sign-in', async ({ browser }) => {
 	const page = await freshPage(browser)
 	await page.goto(`${store.origin}/sign-in/two-factor?redirectTo=%2Fadmin`)
 	await expect(page).toHaveURL(`${store.origin}/sign-in?redirectTo=%2Fadmin`)
 })
 
-test('a managed (SSO) sign-in defers to the provider: no code is asked even when the Store requires it (issue 10.4)', async ({
-	browser,
-}) => {
+test('a managed (SSO) sign-in defers to the provider: no code is asked even when the Store requires it', async ({ browser }) => {
 	const page = await freshPage(browser)
 	const login = `op-${randomUUID().slice(0, 8)}`
 	store.idp.setAccount(login, { email: `${login}@corp.example.com`, roles: ['admin'] })

@@ -1,6 +1,6 @@
 /**
- * POST /api/upload over HTTP (spec 4: Store Admin access, magic bytes, size limits,
- * risky SVG; spec 5.12: ownership checked on every read), against the built server.
+ * POST /api/upload over HTTP ([R34] Store Admin access, magic bytes, size limits,
+ * risky SVG; [R33] ownership checked on every read), against the built server.
  */
 import { rmSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
@@ -17,7 +17,7 @@ function filePart(name: string, buffer: Buffer, mimeType = 'application/octet-st
 	return { name, mimeType, buffer }
 }
 
-test('an admin uploads each allowed image type and gets keys and URLs back (issue 8.4)', async ({ request }) => {
+test('an admin uploads each allowed image type and gets keys and URLs back [R34]', async ({ request }) => {
 	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
 	const response = await request.post('/api/upload', {
 		multipart: { file: filePart('photo.png', IMAGES.png, 'image/png') },
@@ -49,11 +49,15 @@ test('an admin uploads each allowed image type and gets keys and URLs back (issu
 	}
 })
 
-test('bad files are refused with a clear 4xx and nothing is stored (issue 8.4)', async ({ request }) => {
+test('bad files are refused with a clear 4xx and nothing is stored [R34]', async ({ request }) => {
 	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
 	const cases: Array<[string, Record<string, ReturnType<typeof filePart> | string>, number]> = [
 		['HTML bytes named .png', { file: filePart('cat.png', Buffer.from('<html><script>alert(1)</script>'), 'image/png') }, 415],
-		['a hostile SVG', { file: filePart('x.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect fill="url(https://evil.example/a)"/></svg>'), 'image/svg+xml') }, 415],
+		[
+			'a hostile SVG',
+			{ file: filePart('x.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect fill="url(https://evil.example/a)"/></svg>'), 'image/svg+xml') },
+			415,
+		],
 		['an entity-declaring SVG', { file: filePart('x.svg', Buffer.from('<!DOCTYPE svg [<!ENTITY a "b">]><svg xmlns="http://www.w3.org/2000/svg"/>')) }, 415],
 		['a file over 5 MB', { file: filePart('big.png', pngOfSize(5 * 1024 * 1024 + 1), 'image/png') }, 413],
 		['a storeId field', { file: filePart('a.png', IMAGES.png), storeId: 'another-store' }, 400],
@@ -110,7 +114,7 @@ function sendLargeBody(path: string, cookie: string, megabytes: number) {
 	})
 }
 
-test('signed-out callers and customers are refused before the body is read (spec 4)', async ({ playwright }) => {
+test('signed-out callers and customers are refused before the body is read [R34]', async ({ playwright }) => {
 	// Signed out: a declared 200 MB body gets 401 with 64 KiB of it sent.
 	const anonymous = await sendLargeBody('/api/upload', '', 200)
 	expect(anonymous.status).toBe(401)
@@ -127,7 +131,7 @@ test('signed-out callers and customers are refused before the body is read (spec
 	await customer.dispose()
 })
 
-test('objects are read through ownership checks: guessed, foreign and traversal keys get 404 (spec 5.12)', async ({ request, playwright }) => {
+test('objects are read through ownership checks: guessed, foreign and traversal keys get 404 [R33]', async ({ request, playwright }) => {
 	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
 	const response = await request.post('/api/upload', { multipart: { file: filePart('a.png', IMAGES.png) } })
 	const [object] = ((await response.json()) as { objects: Stored[] }).objects
@@ -157,7 +161,7 @@ test('objects are read through ownership checks: guessed, foreign and traversal 
 	expect((await request.get(object!.url)).status()).toBe(404)
 })
 
-test('the activity log lists the admin’s uploads and profile edits (issue 8.3)', async ({ page, request }) => {
+test('the activity log lists the admin’s uploads and profile edits', async ({ page, request }) => {
 	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
 	await request.post('/api/upload', { multipart: { file: filePart('a.png', IMAGES.png) } })
 	await signIn(page.request, ADMIN_EMAIL, ADMIN_PASSWORD)
@@ -194,10 +198,11 @@ test.describe('when the upload storage fails', () => {
 		return api
 	}
 
-	const twoFiles = () => multipart([
-		{ name: 'file', filename: 'small.png', body: pngOfSize(16 * 1024) },
-		{ name: 'file', filename: 'large.png', body: pngOfSize(100 * 1024) },
-	])
+	const twoFiles = () =>
+		multipart([
+			{ name: 'file', filename: 'small.png', body: pngOfSize(16 * 1024) },
+			{ name: 'file', filename: 'large.png', body: pngOfSize(100 * 1024) },
+		])
 
 	/** Submits two images through the admin form in a browser, with or without JavaScript. */
 	async function submitForm(browser: Browser, api: APIRequestContext, javaScriptEnabled: boolean) {
@@ -212,7 +217,12 @@ test.describe('when the upload storage fails', () => {
 		await page.getByRole('button', { name: 'Upload' }).click()
 		const status = (await answer).status()
 		const alert = (await page.getByRole('alert').first().textContent()) ?? ''
-		const shown = { status, alert, heading: await page.getByRole('heading', { level: 1 }).textContent(), empty: await page.getByText('No uploads yet.').isVisible() }
+		const shown = {
+			status,
+			alert,
+			heading: await page.getByRole('heading', { level: 1 }).textContent(),
+			empty: await page.getByText('No uploads yet.').isVisible(),
+		}
 		await context.close()
 		return shown
 	}

@@ -1,15 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { inject } from 'vitest'
 import { cookieHeader } from './http'
 import { type Auth, createAuth } from '../../app/auth/auth.server'
 import { parseConfig } from '../../app/config/env.server'
-import type { DatabaseProvider } from '../../app/data/database-url'
+import type { DatabaseProvider } from '../../app/config/database-url'
 import { createDb, type Db } from '../../app/data/db.server'
+import { installSignInHooks } from '../../app/repositories.server'
 import { ensureRuntimeStore, runtimeStoreId } from '../../app/data/runtime-store.server'
 import { migrateDatabase } from '../../scripts/lib/migrate'
 import { createTestDatabase, dropTestDatabase } from './postgres'
+
+// Sign-in in tests merges the guest cart as the server does: the commerce hooks auth is given.
+installSignInHooks()
 
 export type TestDatabase = {
 	provider: DatabaseProvider
@@ -23,11 +27,24 @@ export const PROVIDERS: DatabaseProvider[] = ['sqlite', 'postgresql']
 
 /** A client, a better-auth instance and the runtime Store on this run's database of `provider`. */
 export async function openTestDatabase(provider: DatabaseProvider): Promise<TestDatabase> {
-	const url = inject('databases')[provider]
+	const shared = inject('databases')[provider]
+	const url = provider === 'sqlite' ? workerCopy(shared) : shared
 	const db = createDb(url)
 	const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: url })
 	const auth = createAuth({ db, config })
 	return { provider, url, db, auth, storeId: await runtimeStoreId(db) }
+}
+
+/**
+ * Test files run in several worker processes at once. PostgreSQL serves them all from one
+ * database; SQLite is one file per writer in practice, so each worker gets its own copy of the
+ * migrated file (made once, beside it; the global teardown removes the folder).
+ */
+function workerCopy(url: string) {
+	const file = url.replace(/^file:/, '')
+	const mine = file.replace(/\.db$/, `-worker-${process.env.VITEST_POOL_ID ?? '0'}.db`)
+	if (!existsSync(mine)) copyFileSync(file, mine)
+	return `file:${mine}`
 }
 
 let sequence = 0

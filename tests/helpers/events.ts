@@ -3,7 +3,11 @@ import { Webhook } from 'standardwebhooks'
 import Stripe from 'stripe'
 
 /** A Stripe event body as Stripe sends it, compact JSON. */
-export function stripeEvent(type: string, object: Record<string, unknown>, { id = `evt_${randomBytes(8).toString('hex')}`, created = Math.floor(Date.now() / 1000) } = {}) {
+export function stripeEvent(
+	type: string,
+	object: Record<string, unknown>,
+	{ id = `evt_${randomBytes(8).toString('hex')}`, created = Math.floor(Date.now() / 1000) } = {},
+) {
 	return JSON.stringify({ id, object: 'event', type, created, api_version: '2025-01-01', data: { object } })
 }
 
@@ -35,7 +39,12 @@ export function genericRequest(url: string, body: unknown, secret: string, { id 
 }
 
 /** A Standard Webhooks delivery of exact bytes, signed over those bytes (for bodies that are not UTF-8). */
-export function genericRequestOfBytes(url: string, payload: Uint8Array, secret: string, { id = `msg_${randomBytes(8).toString('hex')}`, timestamp = new Date() } = {}) {
+export function genericRequestOfBytes(
+	url: string,
+	payload: Uint8Array,
+	secret: string,
+	{ id = `msg_${randomBytes(8).toString('hex')}`, timestamp = new Date() } = {},
+) {
 	const seconds = Math.floor(timestamp.getTime() / 1000)
 	const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
 	const signature = `v1,${createHmac('sha256', key).update(`${id}.${seconds}.`).update(payload).digest('base64')}`
@@ -45,7 +54,12 @@ export function genericRequestOfBytes(url: string, payload: Uint8Array, secret: 
 function genericDelivery(url: string, payload: string | Uint8Array, id: string, timestamp: Date, signature: string) {
 	return new Request(url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': signature },
+		headers: {
+			'content-type': 'application/json',
+			'webhook-id': id,
+			'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+			'webhook-signature': signature,
+		},
 		body: typeof payload === 'string' ? payload : new Uint8Array(payload),
 	})
 }

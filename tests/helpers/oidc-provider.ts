@@ -1,5 +1,5 @@
 /**
- * A real OpenID provider on loopback for the managed sign-in tests (issue 10): panva's
+ * A real OpenID provider on loopback for the managed sign-in tests: panva's
  * `oidc-provider` with a static client (client_secret_post), the custom scope `store:admin`
  * and a `roles` claim. Each test account says which claims it carries and which scopes the
  * provider GRANTS it (whatever the store requests), so a test can withhold `store:admin`.

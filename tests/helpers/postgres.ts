@@ -5,8 +5,7 @@ import pg from 'pg'
  * Throwaway PostgreSQL databases for test runs: each run creates its own and drops
  * it afterwards, so two runs never collide. A missing server is an error, never a skip.
  */
-export const POSTGRES_ADMIN_URL =
-	process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres'
 
 async function withAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
 	const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })

@@ -18,12 +18,13 @@ export type PrivateRedis = {
 	start(): Promise<void>
 }
 
-export async function privateRedis({ start = true }: { start?: boolean } = {}): Promise<PrivateRedis> {
+/** `password`: the server requires it (`requirepass`), and `url` carries it. */
+export async function privateRedis({ start = true, password }: { start?: boolean; password?: string } = {}): Promise<PrivateRedis> {
 	const port = await freePort()
 	let child: ChildProcess | undefined
 	const redis: PrivateRedis = {
 		port,
-		url: `redis://127.0.0.1:${port}`,
+		url: password ? `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`,
 		pause: () => void child?.kill('SIGSTOP'),
 		resume: () => void child?.kill('SIGCONT'),
 		async kill() {
@@ -37,7 +38,8 @@ export async function privateRedis({ start = true }: { start?: boolean } = {}): 
 		},
 		async start() {
 			if (child) throw new Error(`the private Redis on ${port} is already running`)
-			child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
+			const auth = password ? ['--requirepass', password] : []
+			child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...auth], { stdio: 'ignore' })
 			const started = child
 			started.once('error', () => undefined)
 			for (let i = 0; i < 100; i++) {
@@ -62,6 +64,7 @@ function answersPing(port: number): Promise<boolean> {
 		socket.setTimeout(500, () => done(false))
 		socket.once('error', () => done(false))
 		socket.once('connect', () => socket.write('PING\r\n'))
-		socket.once('data', (chunk) => done(chunk.toString().startsWith('+PONG')))
+		// A server with a password answers NOAUTH: it is up all the same.
+		socket.once('data', (chunk) => done(/^(\+PONG|-NOAUTH)/.test(chunk.toString())))
 	})
 }

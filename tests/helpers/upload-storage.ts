@@ -83,6 +83,8 @@ export function mountTmpfs(size: string) {
 function mountCommand(args: string[], command = 'mount') {
 	const result = spawnSync(command, args, { encoding: 'utf8' })
 	if (result.status !== 0) {
-		throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.error?.message}): ${result.stderr.trim()}. These tests need root with CAP_SYS_ADMIN to mount a tmpfs.`)
+		throw new Error(
+			`${command} ${args.join(' ')} failed (${result.status ?? result.error?.message}): ${result.stderr.trim()}. These tests need root with CAP_SYS_ADMIN to mount a tmpfs.`,
+		)
 	}
 }

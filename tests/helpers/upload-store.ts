@@ -3,7 +3,7 @@
  * its uploads and audit entries is not disturbed by other files uploading at the same time.
  * (Apart from upload-storage.ts, which the e2e specs import: this one needs vitest.)
  */
-import type { DatabaseProvider } from '../../app/data/database-url'
+import type { DatabaseProvider } from '../../app/config/database-url'
 import type { AdminViewer } from '../../app/data/viewer'
 import { openTestDatabase, signUpCustomer } from './databases'
 

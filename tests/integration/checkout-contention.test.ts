@@ -11,57 +11,10 @@ import { MAX_UNIT_PRICE_MINOR } from '../../app/cart/limits'
 import { type StoreProcess, startStoreProcess } from '../e2e/support/store-process'
 import { createProduct } from '../helpers/commerce'
 import { PROVIDERS, openPrivateTestDatabase } from '../helpers/databases'
-import { cookieHeader } from '../helpers/http'
+import { Guest } from '../helpers/shopper'
 import { holdRowLock } from '../helpers/locks'
 
 type PrivateDatabase = Awaited<ReturnType<typeof openPrivateTestDatabase>>
-
-const ADDRESS = { name: 'Ada Buyer', addressLine1: '1 Market Street', addressLine2: '', city: 'Springfield', postalCode: '12345', country: 'US' }
-
-/** A browser without JavaScript, as far as the store can tell: its cookies and same-origin form posts. */
-class Guest {
-	readonly jar = new Map<string, string>()
-	constructor(readonly origin: string) {}
-
-	get cookie() {
-		return [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ')
-	}
-
-	async send(path: string, form?: Record<string, string>) {
-		const response = await fetch(`${this.origin}${path}`, {
-			method: form ? 'POST' : 'GET',
-			redirect: 'manual',
-			headers: { cookie: this.cookie, ...(form ? { origin: this.origin, 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-			body: form ? new URLSearchParams(form).toString() : undefined,
-		})
-		for (const pair of cookieHeader(response.headers).split('; ').filter(Boolean)) {
-			const at = pair.indexOf('=')
-			this.jar.set(pair.slice(0, at), pair.slice(at + 1))
-		}
-		return response
-	}
-
-	async add(productId: string, quantity = 1) {
-		const response = await this.send('/cart', { intent: 'add', productId, quantity: String(quantity) })
-		expect(response.status, await response.text()).toBe(302)
-	}
-
-	/** The checkout form as the page renders it, with its one-time idempotency key. */
-	async checkoutForm(email: string) {
-		const page = await this.send('/checkout')
-		const html = await page.text()
-		expect(page.status, html.slice(0, 300)).toBe(200)
-		const idempotencyKey = /name="idempotencyKey" value="([^"]+)"/.exec(html)?.[1]
-		expect(idempotencyKey).toBeTruthy()
-		return { email, ...ADDRESS, payment: 'offline', idempotencyKey: idempotencyKey! }
-	}
-
-	/** The id inside the signed cookie (base64 of its JSON, a dot, the signature). */
-	guestId(): string {
-		const signed = decodeURIComponent(this.jar.get('guestId') ?? '')
-		return JSON.parse(Buffer.from(signed.split('.')[0] ?? '', 'base64').toString('utf8'))
-	}
-}
 
 describe.each(PROVIDERS)('checkout under contention over HTTP on %s [R67]', (provider) => {
 	let t: PrivateDatabase
@@ -207,6 +160,10 @@ describe.each(PROVIDERS)('checkout under contention over HTTP on %s [R67]', (pro
 })
 
 async function cartLines(t: PrivateDatabase, guestId: string) {
-	const lines = await t.db.cartLine.findMany({ where: { cart: { storeId: t.storeId, guestId } }, select: { productId: true, quantity: true }, orderBy: { productId: 'asc' } })
+	const lines = await t.db.cartLine.findMany({
+		where: { cart: { storeId: t.storeId, guestId } },
+		select: { productId: true, quantity: true },
+		orderBy: { productId: 'asc' },
+	})
 	return lines.map((line) => [line.productId, line.quantity])
 }

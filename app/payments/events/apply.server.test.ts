@@ -11,6 +11,7 @@ import { recordProviderRef } from '../../orders/orders.server'
 import { adminConnectionsRepository } from '../admin-connections.server'
 import { eventInboxRepository } from './inbox.server'
 import { receiveEvent } from './receive.server'
+import { unverifiedScope } from '../../data/scope'
 
 /** Handles of this file's own Connections: other test files share the database. */
 const STRIPE = 'rc-stripe'
@@ -44,7 +45,7 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 	async function started() {
 		const order = await placed(STRIPE)
 		const sessionId = `cs_test_${randomUUID().replaceAll('-', '')}`
-		await recordProviderRef(t.db, { storeId: t.storeId, orderId: order.id, providerRef: sessionId })
+		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: sessionId })
 		return { order, orderId: order.id, sessionId, paymentIntentId: `pi_${randomUUID().replaceAll('-', '')}` }
 	}
 	/** Started, then paid in full through its Session (the PaymentIntent linked). */
@@ -54,7 +55,10 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 		return o
 	}
 	async function deliver(payload: string) {
-		const response = await receiveEvent({ db: t.db, storeId: t.storeId, handle: STRIPE, request: stripeRequest(`http://store.test/api/events/${STRIPE}`, payload, stripeSignature(payload, stripeSecret)) })
+		const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
+			handle: STRIPE,
+			request: stripeRequest(`http://store.test/api/events/${STRIPE}`, payload, stripeSignature(payload, stripeSecret)),
+		})
 		expect(response.status).toBe(200)
 		return (await response.json()) as { outcome: string; duplicate: boolean }
 	}
@@ -202,7 +206,7 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 	describe('the generic scheme', () => {
 		async function send(body: { type: string; data: Record<string, unknown> }) {
 			const request = genericRequest(`http://store.test/api/events/${BANK}`, { ...body, occurred_at: Math.floor(Date.now() / 1000) }, bankSecret)
-			const response = await receiveEvent({ db: t.db, storeId: t.storeId, handle: BANK, request })
+			const response = await receiveEvent(unverifiedScope(t.db, t.storeId), { handle: BANK, request })
 			expect(response.status).toBe(200)
 			return ((await response.json()) as { outcome: string }).outcome
 		}
@@ -232,7 +236,10 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 			expect(held.awaitingRef).toBe(`order:${order.id}`)
 			await adminOrdersRepository(t.db, admin).act(order.number, 'mark_paid')
 			expect(await eventInboxRepository(t.db, admin).replay(held.id)).toMatchObject({ outcome: 'applied', awaitingRef: null })
-			expect(await t.db.providerEvent.findUniqueOrThrow({ where: { id: held.id }, select: { outcome: true, awaitingRef: true } })).toEqual({ outcome: 'applied', awaitingRef: null })
+			expect(await t.db.providerEvent.findUniqueOrThrow({ where: { id: held.id }, select: { outcome: true, awaitingRef: true } })).toEqual({
+				outcome: 'applied',
+				awaitingRef: null,
+			})
 			expect(await state(order.id)).toMatchObject({ status: 'paid', capturedMinor: 5000, refundedMinor: 2000 })
 		})
 	})

@@ -2,9 +2,10 @@ import type { Db } from '../../data/db.server'
 import { applyPaymentEvent, linkPaymentIntent } from '../../orders/orders.server'
 import { parseEventBody } from './body'
 import { type EventRefs, type NormalizedEvent, normalizeFor } from './normalize'
+import type { StoreScope } from '../../data/scope'
 
 export type EventConnection = { id: string; storeId: string; provider: string }
-type Tx = Pick<Db, 'order' | 'providerEvent' | 'connection'>
+type Tx = Pick<Db, 'order' | 'providerEvent' | 'connection' | 'outboxMail'>
 
 /**
  * What an event did, as its inbox row keeps it (docs/decisions/029). `review`: the money or the
@@ -38,7 +39,10 @@ async function resolve(tx: Tx, connection: EventConnection, refs: EventRefs): Pr
 		...(refs.orderNumber !== undefined ? [{ number: refs.orderNumber }] : []),
 	]
 	const claims = refs.claimedOrderIds.length ? [{ id: { in: refs.claimedOrderIds } }] : []
-	const named = recordedAs.length + claims.length ? await tx.order.findMany({ where: { ...scope, OR: [...recordedAs, ...claims] }, select: foundFields, orderBy: { number: 'asc' }, take: 6 }) : []
+	const named =
+		recordedAs.length + claims.length
+			? await tx.order.findMany({ where: { ...scope, OR: [...recordedAs, ...claims] }, select: foundFields, orderBy: { number: 'asc' }, take: 6 })
+			: []
 	const isRecorded = (o: Found) =>
 		(o.providerRef !== null && (o.providerRef === refs.sessionId || o.providerRef === refs.paymentIntentId)) ||
 		(o.paymentIntentRef !== null && o.paymentIntentRef === refs.paymentIntentId) ||
@@ -59,11 +63,21 @@ async function resolve(tx: Tx, connection: EventConnection, refs: EventRefs): Pr
 	const stranger = refs.claimedOrderIds.find((id) => id !== order.id)
 	if (stranger !== undefined) {
 		const other = claimed.find((c) => c.id === stranger) ?? null
-		return { kind: 'conflict', order, other, why: `its reference names Order #${order.number}, its metadata ${other ? `Order #${other.number}` : 'an order that is not this one'}` }
+		return {
+			kind: 'conflict',
+			order,
+			other,
+			why: `its reference names Order #${order.number}, its metadata ${other ? `Order #${other.number}` : 'an order that is not this one'}`,
+		}
 	}
 	const bySession = refs.sessionId !== undefined && order.providerRef === refs.sessionId
 	if (bySession && refs.paymentIntentId && order.paymentIntentRef && order.paymentIntentRef !== refs.paymentIntentId) {
-		return { kind: 'conflict', order, other: null, why: `its Session names payment ${refs.paymentIntentId}, but Order #${order.number} is linked to ${order.paymentIntentRef}` }
+		return {
+			kind: 'conflict',
+			order,
+			other: null,
+			why: `its Session names payment ${refs.paymentIntentId}, but Order #${order.number} is linked to ${order.paymentIntentRef}`,
+		}
 	}
 	return { kind: 'order', order, bySession }
 }
@@ -71,7 +85,7 @@ async function resolve(tx: Tx, connection: EventConnection, refs: EventRefs): Pr
 const none = { orderId: null, otherOrderId: null, awaitingRef: null, wake: [] }
 
 /** Applies one verified event; changes nothing unless every reference and the money reconcile. */
-async function applyEvent(tx: Tx, connection: EventConnection, event: NormalizedEvent): Promise<Result> {
+async function applyEvent(tx: Tx, scope: StoreScope, connection: EventConnection, event: NormalizedEvent): Promise<Result> {
 	if (!event.known) return { ...none, outcome: 'ignored', summary: `Unknown event type ${event.type}: stored, nothing changed.` }
 	const found = await resolve(tx, connection, event.refs)
 	if (found.kind === 'conflict') {
@@ -81,13 +95,19 @@ async function applyEvent(tx: Tx, connection: EventConnection, event: Normalized
 		// A PaymentIntent event can arrive before the Session event that links it: it waits [R65].
 		const wait = event.effect.kind !== 'none' && !event.refs.sessionId ? (event.refs.paymentIntentId ?? null) : null
 		const held = wait ? `; held until a payment of this store links ${wait}` : ''
-		return { ...none, outcome: found.claimed ? 'review' : 'unmatched', summary: `${found.why}${held}; nothing changed.`, orderId: found.claimed?.id ?? null, awaitingRef: wait }
+		return {
+			...none,
+			outcome: found.claimed ? 'review' : 'unmatched',
+			summary: `${found.why}${held}; nothing changed.`,
+			orderId: found.claimed?.id ?? null,
+			awaitingRef: wait,
+		}
 	}
 	const { order } = found
 	const result: Result = { ...none, outcome: 'ignored', summary: '', orderId: order.id }
 	let linked = ''
 	if (found.bySession && event.refs.paymentIntentId && !order.paymentIntentRef) {
-		if (await linkPaymentIntent(tx, { storeId: connection.storeId, orderId: order.id, paymentIntentRef: event.refs.paymentIntentId })) {
+		if (await linkPaymentIntent(tx, scope, { orderId: order.id, paymentIntentRef: event.refs.paymentIntentId })) {
 			linked = ` Payment ${event.refs.paymentIntentId} linked.`
 			result.wake.push(event.refs.paymentIntentId)
 		}
@@ -95,7 +115,7 @@ async function applyEvent(tx: Tx, connection: EventConnection, event: Normalized
 	if (event.effect.kind === 'none') {
 		return { ...result, outcome: linked ? 'applied' : 'ignored', summary: `Order #${order.number}: ${event.type} needs no change.${linked}` }
 	}
-	const applied = await applyPaymentEvent(tx, { storeId: connection.storeId, orderId: order.id, effect: event.effect })
+	const applied = await applyPaymentEvent(tx, scope, { orderId: order.id, effect: event.effect })
 	if (applied.outcome === 'applied') result.wake.push(`order:${order.id}`)
 	if (applied.outcome === 'held') return { ...result, outcome: 'review', summary: applied.summary + linked, awaitingRef: `order:${order.id}` }
 	return { ...result, outcome: applied.outcome, summary: applied.summary + linked }
@@ -118,7 +138,7 @@ const MAX_WAKE_ROUNDS = 5
  * transaction that made it possible: each is claimed by clearing its `awaitingRef`, so it is
  * applied once however many deliveries or replays race for it [R64, R65].
  */
-async function wakeHeld(tx: Tx, connection: EventConnection, keys: string[], replaying?: string) {
+async function wakeHeld(tx: Tx, scope: StoreScope, connection: EventConnection, keys: string[], replaying?: string) {
 	const done = new Set<string>(replaying ? [replaying] : [])
 	let queue = keys
 	for (let round = 0; queue.length > 0 && round < MAX_WAKE_ROUNDS; round++) {
@@ -134,7 +154,7 @@ async function wakeHeld(tx: Tx, connection: EventConnection, keys: string[], rep
 			const claimed = await tx.providerEvent.updateMany({ where: { id: row.id, awaitingRef: row.awaitingRef }, data: { awaitingRef: null } })
 			if (claimed.count !== 1) continue
 			done.add(row.id)
-			const { wake, ...applied } = await applyEvent(tx, connection, normalizeFor(connection.provider, parseEventBody(row.payload)))
+			const { wake, ...applied } = await applyEvent(tx, scope, connection, normalizeFor(connection.provider, parseEventBody(row.payload)))
 			await tx.providerEvent.update({ where: { id: row.id }, data: applied })
 			queue.push(...wake)
 		}
@@ -145,13 +165,19 @@ async function wakeHeld(tx: Tx, connection: EventConnection, keys: string[], rep
  * Applies an event and then whatever it was the missing piece for. A replayed row is not woken
  * by its own replay: the replay records its outcome.
  */
-export async function applyWithHeld(tx: Tx, connection: EventConnection, event: NormalizedEvent, { replaying }: { replaying?: string } = {}): Promise<Applied> {
-	let result = await applyEvent(tx, connection, event)
+export async function applyWithHeld(
+	tx: Tx,
+	scope: StoreScope,
+	connection: EventConnection,
+	event: NormalizedEvent,
+	{ replaying }: { replaying?: string } = {},
+): Promise<Applied> {
+	let result = await applyEvent(tx, scope, connection, event)
 	if (result.awaitingRef || result.wake.length > 0) {
 		await lockConnection(tx, connection.id)
 		// Decided before the lock: decide again now that no link or payment can be in flight.
-		if (result.awaitingRef) result = await applyEvent(tx, connection, event)
-		await wakeHeld(tx, connection, result.wake, replaying)
+		if (result.awaitingRef) result = await applyEvent(tx, scope, connection, event)
+		await wakeHeld(tx, scope, connection, result.wake, replaying)
 	}
 	const { wake: _wake, ...applied } = result
 	return applied

@@ -5,10 +5,8 @@ import { notFound } from '../../errors.server'
 import { applyWithHeld, type EventConnection } from './apply.server'
 import { parseEventBody } from './body'
 import { type NormalizedEvent, normalizeFor } from './normalize'
-
-function isUniqueViolation(error: unknown) {
-	return (error as { code?: string })?.code === 'P2002'
-}
+import { isUniqueViolation } from '../../data/unique-violation'
+import { type StoreScope, viewerScope } from '../../data/scope'
 
 /**
  * Event ids this process has recorded lately, per database: a provider's retry burst is
@@ -30,7 +28,8 @@ function remember(db: Db, key: string) {
  * [R63, R64]: the event id is unique per Connection, so a repeat (sequential or concurrent)
  * fails the insert, applies nothing, and is answered as a duplicate.
  */
-export async function ingestEvent(db: Db, connection: EventConnection, input: { eventId: string; payload: Uint8Array; event: NormalizedEvent }) {
+export async function ingestEvent(scope: StoreScope, connection: EventConnection, input: { eventId: string; payload: Uint8Array; event: NormalizedEvent }) {
+	const { db } = scope
 	const eventId = input.eventId.slice(0, 200)
 	const recentKey = `${connection.id}:${eventId}`
 	const duplicate = async () => {
@@ -40,30 +39,35 @@ export async function ingestEvent(db: Db, connection: EventConnection, input: { 
 	}
 	// Most repeats are answered here, without a transaction; racing ones meet the unique key below.
 	if (recentEvents.get(db)?.has(recentKey)) return duplicate()
-	const seen = await db.providerEvent.findUnique({ where: { connectionId_providerEventId: { connectionId: connection.id, providerEventId: eventId } }, select: { id: true } })
+	const seen = await db.providerEvent.findUnique({
+		where: { connectionId_providerEventId: { connectionId: connection.id, providerEventId: eventId } },
+		select: { id: true },
+	})
 	if (seen) return duplicate()
 	try {
-		return await db.$transaction(async (tx) => {
-			const row = await tx.providerEvent.create({
-				data: {
-					storeId: connection.storeId,
-					connectionId: connection.id,
-					providerEventId: eventId,
-					type: input.event.type.slice(0, 100),
-					occurredAt: input.event.occurredAt,
-					payload: new Uint8Array(input.payload),
-					outcome: 'pending',
-					summary: '',
-				},
-				select: { id: true },
+		return await db
+			.$transaction(async (tx) => {
+				const row = await tx.providerEvent.create({
+					data: {
+						storeId: connection.storeId,
+						connectionId: connection.id,
+						providerEventId: eventId,
+						type: input.event.type.slice(0, 100),
+						occurredAt: input.event.occurredAt,
+						payload: new Uint8Array(input.payload),
+						outcome: 'pending',
+						summary: '',
+					},
+					select: { id: true },
+				})
+				const applied = await applyWithHeld(tx, scope, connection, input.event)
+				await tx.providerEvent.update({ where: { id: row.id }, data: applied })
+				return { duplicate: false, ...applied }
 			})
-			const applied = await applyWithHeld(tx, connection, input.event)
-			await tx.providerEvent.update({ where: { id: row.id }, data: applied })
-			return { duplicate: false, ...applied }
-		}).then((result) => {
-			remember(db, recentKey)
-			return result
-		})
+			.then((result) => {
+				remember(db, recentKey)
+				return result
+			})
 	} catch (error) {
 		if (!isUniqueViolation(error)) throw error
 		return duplicate()
@@ -88,10 +92,24 @@ export function eventInboxRepository(db: Db, admin: AdminViewer) {
 					orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
 					skip: (page - 1) * INBOX_PAGE_SIZE,
 					take: INBOX_PAGE_SIZE,
-					select: { id: true, providerEventId: true, type: true, outcome: true, summary: true, occurredAt: true, receivedAt: true, duplicates: true, connection: { select: { handle: true } } },
+					select: {
+						id: true,
+						providerEventId: true,
+						type: true,
+						outcome: true,
+						summary: true,
+						occurredAt: true,
+						receivedAt: true,
+						duplicates: true,
+						connection: { select: { handle: true } },
+					},
 				}),
 				db.providerEvent.count({ where: { storeId } }),
-				db.connection.findMany({ where: { storeId }, select: { handle: true, provider: true, rejectedEvents: true, lastRejectedAt: true }, orderBy: { createdAt: 'asc' } }),
+				db.connection.findMany({
+					where: { storeId },
+					select: { handle: true, provider: true, rejectedEvents: true, lastRejectedAt: true },
+					orderBy: { createdAt: 'asc' },
+				}),
 			])
 			return { events, total, connections, page, pages: Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE)) }
 		},
@@ -104,17 +122,29 @@ export function eventInboxRepository(db: Db, admin: AdminViewer) {
 		async replay(id: string) {
 			const row = await db.providerEvent.findFirst({
 				where: { id, storeId },
-				select: { id: true, payload: true, outcome: true, awaitingRef: true, providerEventId: true, connection: { select: { id: true, storeId: true, provider: true } } },
+				select: {
+					id: true,
+					payload: true,
+					outcome: true,
+					awaitingRef: true,
+					providerEventId: true,
+					connection: { select: { id: true, storeId: true, provider: true } },
+				},
 			})
 			if (!row) throw notFound('That event')
 			const event = normalizeFor(row.connection.provider, parseEventBody(row.payload))
 			return db.$transaction(async (tx) => {
-				const applied = await applyWithHeld(tx, row.connection, event, { replaying: row.id })
+				const applied = await applyWithHeld(tx, viewerScope(db, admin), row.connection, event, { replaying: row.id })
 				if (OPEN_OUTCOMES.includes(row.outcome)) {
 					// Unless a delivery settled it meanwhile (it cleared `awaitingRef`): that outcome stays.
 					await tx.providerEvent.updateMany({ where: { id: row.id, outcome: row.outcome, awaitingRef: row.awaitingRef }, data: applied })
 				}
-				await auditEntry(tx, admin, { action: 'event.replay', targetType: 'provider_event', targetId: row.id, detail: { eventId: row.providerEventId, outcome: applied.outcome } })
+				await auditEntry(tx, admin, {
+					action: 'event.replay',
+					targetType: 'provider_event',
+					targetId: row.id,
+					detail: { eventId: row.providerEventId, outcome: applied.outcome },
+				})
 				return applied
 			})
 		},

@@ -46,11 +46,19 @@ export function normalizeStripe(event: unknown): NormalizedEvent {
 	const byIntent = (id: unknown) => ({ paymentIntentId: str(id), claimedOrderIds: claims(metadata.orderId) })
 	switch (type) {
 		case 'payment_intent.succeeded':
-			return { ...base, refs: byIntent(object.id), effect: { kind: 'paid', amountMinor: num(object.amount_received) ?? null, currency: currency(object.currency) } }
+			return {
+				...base,
+				refs: byIntent(object.id),
+				effect: { kind: 'paid', amountMinor: num(object.amount_received) ?? null, currency: currency(object.currency) },
+			}
 		case 'checkout.session.completed':
 		case 'checkout.session.async_payment_succeeded':
 		case 'checkout.session.async_payment_failed': {
-			const refs = { sessionId: str(object.id), paymentIntentId: str(object.payment_intent), claimedOrderIds: claims(metadata.orderId, object.client_reference_id) }
+			const refs = {
+				sessionId: str(object.id),
+				paymentIntentId: str(object.payment_intent),
+				claimedOrderIds: claims(metadata.orderId, object.client_reference_id),
+			}
 			const paid = type === 'checkout.session.async_payment_succeeded' || (type === 'checkout.session.completed' && object.payment_status === 'paid')
 			const effect: NormalizedEvent['effect'] = paid
 				? { kind: 'paid', amountMinor: num(object.amount_total) ?? null, currency: currency(object.currency) }
@@ -62,7 +70,11 @@ export function normalizeStripe(event: unknown): NormalizedEvent {
 		case 'payment_intent.payment_failed':
 			return { ...base, refs: byIntent(object.id), effect: { kind: 'failed', reason: str(obj(object.last_payment_error).message) ?? 'The payment failed.' } }
 		case 'charge.refunded':
-			return { ...base, refs: byIntent(object.payment_intent), effect: { kind: 'refund', refundedMinor: num(object.amount_refunded) ?? null, currency: currency(object.currency) } }
+			return {
+				...base,
+				refs: byIntent(object.payment_intent),
+				effect: { kind: 'refund', refundedMinor: num(object.amount_refunded) ?? null, currency: currency(object.currency) },
+			}
 		case 'charge.dispute.created':
 			return { ...base, refs: byIntent(object.payment_intent), effect: { kind: 'dispute' } }
 		case 'payment_intent.processing':
@@ -94,7 +106,12 @@ export function normalizeGeneric(body: unknown): NormalizedEvent {
 	const e = obj(body)
 	const data = obj(e.data)
 	const type = str(e.type) ?? 'unknown'
-	const base = { type, occurredAt: when(e.occurred_at), refs: { orderNumber: orderNumber(data.reference), claimedOrderIds: claims(data.order_id) }, known: true }
+	const base = {
+		type,
+		occurredAt: when(e.occurred_at),
+		refs: { orderNumber: orderNumber(data.reference), claimedOrderIds: claims(data.order_id) },
+		known: true,
+	}
 	switch (type) {
 		case 'payment.succeeded':
 			return { ...base, effect: { kind: 'paid', amountMinor: num(data.amount) ?? null, currency: currency(data.currency) } }

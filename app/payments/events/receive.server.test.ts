@@ -15,8 +15,9 @@ import {
 import { cartRepository } from '../../cart/cart.server'
 import { placeOrder } from '../../orders/checkout.server'
 import { recordProviderRef } from '../../orders/orders.server'
-import { connectionScope, sealSecret } from '../secret-box.server'
+import { connectionScope, sealSecret } from '../../security/secret-box.server'
 import { forgetEndpoints, receiveEvent } from './receive.server'
+import { unverifiedScope } from '../../data/scope'
 
 const URL_STRIPE = 'http://store.test/api/events/stripe'
 
@@ -32,10 +33,22 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		secret = newWebhookSecret()
 		genericSecret = newWebhookSecret()
 		await t.db.connection.create({
-			data: { storeId: t.storeId, handle: 'stripe', provider: 'stripe', displayName: 'Card', secretBox: sealSecret({ secretKey: 'sk_test_x', webhookSecret: secret }, connectionScope(t.storeId, 'stripe')) },
+			data: {
+				storeId: t.storeId,
+				handle: 'stripe',
+				provider: 'stripe',
+				displayName: 'Card',
+				secretBox: sealSecret({ secretKey: 'sk_test_x', webhookSecret: secret }, connectionScope(t.storeId, 'stripe')),
+			},
 		})
 		await t.db.connection.create({
-			data: { storeId: t.storeId, handle: 'bank', provider: 'generic', displayName: 'Bank', secretBox: sealSecret({ webhookSecret: genericSecret }, connectionScope(t.storeId, 'bank')) },
+			data: {
+				storeId: t.storeId,
+				handle: 'bank',
+				provider: 'generic',
+				displayName: 'Bank',
+				secretBox: sealSecret({ webhookSecret: genericSecret }, connectionScope(t.storeId, 'bank')),
+			},
 		})
 		otherStoreId = (await t.db.store.create({ data: { handle: `ev-${randomUUID()}`, name: 'Other' }, select: { id: true } })).id
 	})
@@ -54,14 +67,17 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 	async function started() {
 		const order = await orderVia('stripe')
 		const sessionId = `cs_test_${randomUUID().replaceAll('-', '')}`
-		await recordProviderRef(t.db, { storeId: t.storeId, orderId: order.id, providerRef: sessionId })
+		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: sessionId })
 		return { order, orderId: order.id, sessionId, paymentIntentId: `pi_${order.id.slice(0, 8)}` }
 	}
-	const state = (id: string) => t.db.order.findUniqueOrThrow({ where: { id }, select: { status: true, refundedMinor: true, disputed: true, paymentNote: true } })
+	const state = (id: string) =>
+		t.db.order.findUniqueOrThrow({ where: { id }, select: { status: true, refundedMinor: true, disputed: true, paymentNote: true } })
 	const deliver = (payload: string | Uint8Array, signature: string | null = stripeSignature(String(payload), secret), handle = 'stripe', now?: number) =>
-		receiveEvent({ db: t.db, storeId: t.storeId, handle, request: stripeRequest(`http://store.test/api/events/${handle}`, payload, signature), now })
+		receiveEvent(unverifiedScope(t.db, t.storeId), { handle, request: stripeRequest(`http://store.test/api/events/${handle}`, payload, signature), now })
 	const completed = (o: Awaited<ReturnType<typeof started>>, extra: { id?: string } = {}) =>
-		extra.id ? JSON.stringify({ ...JSON.parse(stripeEvents.sessionCompleted({ ...o, amount: 5000 })), id: extra.id }) : stripeEvents.sessionCompleted({ ...o, amount: 5000 })
+		extra.id
+			? JSON.stringify({ ...JSON.parse(stripeEvents.sessionCompleted({ ...o, amount: 5000 })), id: extra.id })
+			: stripeEvents.sessionCompleted({ ...o, amount: 5000 })
 	const rejected = async () => (await t.db.connection.findFirstOrThrow({ where: { storeId: t.storeId, handle: 'stripe' } })).rejectedEvents
 
 	it('applies the same event delivered 10 times exactly once [R63, R64]', async () => {
@@ -97,12 +113,24 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		it('a late failure after the payment leaves the Order paid; a failure first keeps it awaiting with the reason', async () => {
 			const first = await started()
 			await deliver(completed(first))
-			await deliver(stripeEvent('payment_intent.payment_failed', { id: first.paymentIntentId, metadata: { orderId: first.orderId }, last_payment_error: { message: 'declined' } }))
+			await deliver(
+				stripeEvent('payment_intent.payment_failed', {
+					id: first.paymentIntentId,
+					metadata: { orderId: first.orderId },
+					last_payment_error: { message: 'declined' },
+				}),
+			)
 			expect((await state(first.orderId)).status).toBe('paid')
 			const second = await started()
 			// An asynchronous payment: the Session completes unpaid (linking its PaymentIntent), then the PaymentIntent fails.
 			await deliver(stripeEvents.sessionCompleted({ ...second, amount: 5000, paid: false }))
-			await deliver(stripeEvent('payment_intent.payment_failed', { id: second.paymentIntentId, metadata: { orderId: second.orderId }, last_payment_error: { message: 'Card declined' } }))
+			await deliver(
+				stripeEvent('payment_intent.payment_failed', {
+					id: second.paymentIntentId,
+					metadata: { orderId: second.orderId },
+					last_payment_error: { message: 'Card declined' },
+				}),
+			)
 			expect(await state(second.orderId)).toMatchObject({ status: 'awaiting_payment', paymentNote: 'Payment failed: Card declined' })
 			await deliver(stripeEvents.intentSucceeded({ paymentIntentId: second.paymentIntentId, amountReceived: 5000, orderId: second.orderId }))
 			expect((await state(second.orderId)).status).toBe('paid')
@@ -174,10 +202,13 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		it('refuses the right signature sent to another Connection’s endpoint', async () => {
 			const o = await started()
 			const payload = completed(o)
-			const response = await receiveEvent({ db: t.db, storeId: t.storeId, handle: 'bank', request: stripeRequest('http://store.test/api/events/bank', payload, stripeSignature(payload, secret)) })
+			const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
+				handle: 'bank',
+				request: stripeRequest('http://store.test/api/events/bank', payload, stripeSignature(payload, secret)),
+			})
 			expect(response.status).toBe(400)
 			expect((await state(o.orderId)).status).toBe('awaiting_payment')
-			expect((await receiveEvent({ db: t.db, storeId: t.storeId, handle: 'no-such', request: stripeRequest(URL_STRIPE, payload, 'x') })).status).toBe(404)
+			expect((await receiveEvent(unverifiedScope(t.db, t.storeId), { handle: 'no-such', request: stripeRequest(URL_STRIPE, payload, 'x') })).status).toBe(404)
 		})
 
 		it('accepts the previous secret during a rotation overlap, and not after it', async () => {
@@ -186,7 +217,12 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 			const next = newWebhookSecret()
 			await t.db.connection.update({
 				where: { storeId_handle: { storeId: t.storeId, handle: 'stripe' } },
-				data: { secretBox: sealSecret({ secretKey: 'sk_test_x', webhookSecret: next, previousWebhookSecrets: [{ secret: old, expiresAt: Date.now() + 60_000 }] }, connectionScope(t.storeId, 'stripe')) },
+				data: {
+					secretBox: sealSecret(
+						{ secretKey: 'sk_test_x', webhookSecret: next, previousWebhookSecrets: [{ secret: old, expiresAt: Date.now() + 60_000 }] },
+						connectionScope(t.storeId, 'stripe'),
+					),
+				},
 			})
 			forgetEndpoints(t.db)
 			try {
@@ -231,13 +267,24 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 
 		it('answers a validly signed body that is not a JSON event with 400, counted as a refusal and not stored [R42, R60]', async () => {
 			const before = await rejected()
-			for (const body of ['not json', '{"id":"evt_cut"', 'null', '[1,2]', '"evt_x"', '{"type":"payment_intent.succeeded"}', '\uFEFF{"id":"evt_bom","type":"x"}']) {
+			for (const body of [
+				'not json',
+				'{"id":"evt_cut"',
+				'null',
+				'[1,2]',
+				'"evt_x"',
+				'{"type":"payment_intent.succeeded"}',
+				'\uFEFF{"id":"evt_bom","type":"x"}',
+			]) {
 				const response = await deliver(body, stripeSignature(body, secret))
 				expect(response.status, body).toBe(400)
 				expect(await response.json()).toMatchObject({ code: 'INVALID_EVENT' })
 			}
 			const generic = new TextEncoder().encode('<xml>not json</xml>')
-			const response = await receiveEvent({ db: t.db, storeId: t.storeId, handle: 'bank', request: genericRequestOfBytes('http://store.test/api/events/bank', generic, genericSecret) })
+			const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
+				handle: 'bank',
+				request: genericRequestOfBytes('http://store.test/api/events/bank', generic, genericSecret),
+			})
 			expect(response.status).toBe(400)
 			expect((await rejected()) - before).toBe(7)
 			expect(await t.db.providerEvent.count({ where: { providerEventId: { in: ['evt_cut', 'evt_bom', 'evt_x'] } } })).toBe(0)
@@ -246,16 +293,28 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		it('stores the verified body byte for byte: line breaks, tabs, escapes and characters outside the BMP [R61]', async () => {
 			const o = await started()
 			const id = `evt_bytes_${randomUUID().slice(0, 8)}`
-			const object = { id: o.sessionId, object: 'checkout.session', payment_intent: o.paymentIntentId, payment_status: 'paid', amount_total: 5000, currency: 'usd', metadata: { orderId: o.orderId } }
+			const object = {
+				id: o.sessionId,
+				object: 'checkout.session',
+				payment_intent: o.paymentIntentId,
+				payment_status: 'paid',
+				amount_total: 5000,
+				currency: 'usd',
+				metadata: { orderId: o.orderId },
+			}
 			const text = `{\r\n\t"id" : "${id}",\t"type":"checkout.session.completed", "created": ${Math.floor(Date.now() / 1000)},\r"note":"caf\u00e9\u2028 \\u00e9 \\/ \u{1F600}",\r\n"data":{"object":${JSON.stringify(object)}}}  \n\n`
 			const generic = Buffer.from('{"type":"ping","data":{"name":"\u00fe\u00e9 \u{1F600}"}}\t\r\n')
 			const genericId = `msg_bytes_${randomUUID().slice(0, 8)}`
 
 			expect((await deliver(text, stripeSignature(text, secret))).status).toBe(200)
-			const response = await receiveEvent({ db: t.db, storeId: t.storeId, handle: 'bank', request: genericRequestOfBytes('http://store.test/api/events/bank', generic, genericSecret, { id: genericId }) })
+			const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
+				handle: 'bank',
+				request: genericRequestOfBytes('http://store.test/api/events/bank', generic, genericSecret, { id: genericId }),
+			})
 			expect(response.status).toBe(200)
 
-			const stored = async (providerEventId: string) => Buffer.from((await t.db.providerEvent.findFirstOrThrow({ where: { providerEventId }, select: { payload: true } })).payload)
+			const stored = async (providerEventId: string) =>
+				Buffer.from((await t.db.providerEvent.findFirstOrThrow({ where: { providerEventId }, select: { payload: true } })).payload)
 			expect((await stored(id)).equals(Buffer.from(text))).toBe(true)
 			expect((await stored(genericId)).equals(generic)).toBe(true)
 			expect((await state(o.orderId)).status).toBe('paid')
@@ -264,7 +323,11 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		it('refuses bytes that are not exact UTF-8 text (so the libraries would verify some other reading of them), counted and not stored [R61]', async () => {
 			const before = await rejected()
 			const id = `evt_latin1_${randomUUID().slice(0, 8)}`
-			const latin1 = Buffer.concat([Buffer.from(`{"id":"${id}","type":"customer.updated","data":{"object":{"name":"Caf`), Buffer.from([0xe9, 0xff, 0xc3]), Buffer.from('"}}}\r\n')])
+			const latin1 = Buffer.concat([
+				Buffer.from(`{"id":"${id}","type":"customer.updated","data":{"object":{"name":"Caf`),
+				Buffer.from([0xe9, 0xff, 0xc3]),
+				Buffer.from('"}}}\r\n'),
+			])
 			const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`{"id":"${id}_bom","type":"customer.updated"}`)])
 			for (const [bytes, header] of [
 				[latin1, stripeSignatureOfBytes(latin1, secret)],
@@ -276,7 +339,10 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 				expect(await response.json()).toMatchObject({ code: 'INVALID_EVENT' })
 			}
 			const generic = Buffer.concat([Buffer.from('{"type":"ping","data":{"name":"'), Buffer.from([0xe9, 0x80]), Buffer.from('"}}')])
-			const response = await receiveEvent({ db: t.db, storeId: t.storeId, handle: 'bank', request: genericRequestOfBytes('http://store.test/api/events/bank', generic, genericSecret, { id: `msg_${id}` }) })
+			const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
+				handle: 'bank',
+				request: genericRequestOfBytes('http://store.test/api/events/bank', generic, genericSecret, { id: `msg_${id}` }),
+			})
 			expect(response.status).toBe(400)
 			expect((await rejected()) - before).toBe(3)
 			expect(await t.db.providerEvent.count({ where: { providerEventId: { startsWith: id } } })).toBe(0)
@@ -299,7 +365,9 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 
 		it('changes nothing for an Order of this Store paid through another Connection', async () => {
 			const offlineOrder = await orderVia('offline')
-			expect((await (await deliver(stripeEvents.intentSucceeded({ paymentIntentId: 'pi_offline', amountReceived: 5000, orderId: offlineOrder.id }))).json()).outcome).toBe('unmatched')
+			expect(
+				(await (await deliver(stripeEvents.intentSucceeded({ paymentIntentId: 'pi_offline', amountReceived: 5000, orderId: offlineOrder.id }))).json()).outcome,
+			).toBe('unmatched')
 			expect((await state(offlineOrder.id)).status).toBe('awaiting_payment')
 		})
 
@@ -313,9 +381,13 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 	describe('the generic scheme (Standard Webhooks)', () => {
 		it('verifies, dedupes and applies; refuses a wrong secret and an old timestamp [R60, R63]', async () => {
 			const order = await orderVia('bank')
-			const body = { type: 'payment.succeeded', occurred_at: Math.floor(Date.now() / 1000), data: { reference: String(order.number), amount: 5000, currency: 'USD' } }
+			const body = {
+				type: 'payment.succeeded',
+				occurred_at: Math.floor(Date.now() / 1000),
+				data: { reference: String(order.number), amount: 5000, currency: 'USD' },
+			}
 			const url = 'http://store.test/api/events/bank'
-			const receive = (request: Request) => receiveEvent({ db: t.db, storeId: t.storeId, handle: 'bank', request })
+			const receive = (request: Request) => receiveEvent(unverifiedScope(t.db, t.storeId), { handle: 'bank', request })
 			expect((await receive(genericRequest(url, body, newWebhookSecret()))).status).toBe(401)
 			expect((await receive(genericRequest(url, body, genericSecret, { timestamp: new Date(Date.now() - 301_000) }))).status).toBe(401)
 			const delivery = genericRequest(url, body, genericSecret, { id: 'msg_fixed' })

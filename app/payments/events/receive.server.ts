@@ -6,10 +6,10 @@ import { parseEventBody } from './body'
 import { countRejection, ingestEvent } from './inbox.server'
 import { normalizeFor } from './normalize'
 import { verifyGeneric, verifyStripe } from './verify.server'
+import type { StoreScope } from '../../data/scope'
 
 /** Provider event bodies are small; Stripe's largest are a few tens of kilobytes. */
 export const MAX_EVENT_BYTES = 256 * 1024
-
 
 type Endpoint = { connection: { id: string; storeId: string; provider: string }; secrets: VerificationSecrets | null }
 
@@ -21,7 +21,8 @@ type Endpoint = { connection: { id: string; storeId: string; provider: string };
 export const ENDPOINT_CACHE_MS = 5_000
 const endpoints = new WeakMap<Db, Map<string, { at: number; endpoint: Endpoint | null }>>()
 
-async function endpointFor(db: Db, storeId: string, handle: string, now: number): Promise<Endpoint | null> {
+async function endpointFor(scope: StoreScope, handle: string, now: number): Promise<Endpoint | null> {
+	const { db, storeId } = scope
 	let cache = endpoints.get(db)
 	if (!cache) endpoints.set(db, (cache = new Map()))
 	const key = `${storeId}:${handle}`
@@ -31,7 +32,7 @@ async function endpointFor(db: Db, storeId: string, handle: string, now: number)
 		where: { storeId, handle, active: true, provider: { in: ['stripe', 'generic'] } },
 		select: { id: true, storeId: true, provider: true },
 	})
-	const endpoint = connection ? { connection, secrets: await connectionSecrets<VerificationSecrets>(db, storeId, connection.id) } : null
+	const endpoint = connection ? { connection, secrets: await connectionSecrets<VerificationSecrets>(scope, connection.id) } : null
 	if (cache.size > 100) cache.clear()
 	cache.set(key, { at: now, endpoint })
 	return endpoint
@@ -49,10 +50,11 @@ export function forgetEndpoints(db: Db) {
  * a verified one is stored byte for byte and applied once, and a repeat answers 200 and
  * changes nothing.
  */
-export async function receiveEvent({ db, storeId, handle, request, now = Date.now() }: { db: Db; storeId: string; handle: string; request: Request; now?: number }) {
+export async function receiveEvent(scope: StoreScope, { handle, request, now = Date.now() }: { handle: string; request: Request; now?: number }) {
+	const { db } = scope
 	if (request.method !== 'POST') return jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST.', { Allow: 'POST' })
 	if (!CONNECTION_HANDLE.test(handle)) return jsonError(404, 'NOT_FOUND', 'No such endpoint.')
-	const endpoint = await endpointFor(db, storeId, handle, now)
+	const endpoint = await endpointFor(scope, handle, now)
 	if (!endpoint) return jsonError(404, 'NOT_FOUND', 'No such endpoint.')
 	const { connection } = endpoint
 
@@ -80,6 +82,6 @@ export async function receiveEvent({ db, storeId, handle, request, now = Date.no
 		await countRejection(db, connection.id)
 		return jsonError(400, 'INVALID_EVENT', 'The signed body is not a JSON event object with an id.')
 	}
-	const result = await ingestEvent(db, connection, { eventId, payload: raw, event: normalizeFor(connection.provider, body) })
+	const result = await ingestEvent(scope, connection, { eventId, payload: raw, event: normalizeFor(connection.provider, body) })
 	return Response.json({ received: true, duplicate: result.duplicate, outcome: result.outcome }, { headers: { 'Cache-Control': 'no-store' } })
 }

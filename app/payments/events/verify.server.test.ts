@@ -42,7 +42,12 @@ describe('event verification over the exact bytes', () => {
 		const old = stripeSignature(body, secret, t - 3600)
 		expect(sdkAccepts(raw, `${signed},t=${t}`, now)).toBe(true)
 		for (const header of [`t=${t},${old}`, `${signed},t=${t}`, `t=${t},t=${t},v1=${v1}`]) {
-			expect(verifyStripe(raw, header, [secret], now), header).toEqual({ ok: false, status: 401, reason: 'more than one t= in the signature header', code: 'VERIFICATION_FAILED' })
+			expect(verifyStripe(raw, header, [secret], now), header).toEqual({
+				ok: false,
+				status: 401,
+				reason: 'more than one t= in the signature header',
+				code: 'VERIFICATION_FAILED',
+			})
 		}
 	})
 
@@ -58,7 +63,11 @@ describe('event verification over the exact bytes', () => {
 		const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"id":"evt_3"}')])
 		expect(verifyStripe(bom, stripeSignature('{"id":"evt_3"}', secret), [secret], now)).toMatchObject({ ok: false, code: 'INVALID_EVENT' })
 
-		const headers = new Headers({ 'webhook-id': 'msg_2', 'webhook-timestamp': String(Math.floor(now / 1000)), 'webhook-signature': new Webhook(secret).sign('msg_2', new Date(now), lossy) })
+		const headers = new Headers({
+			'webhook-id': 'msg_2',
+			'webhook-timestamp': String(Math.floor(now / 1000)),
+			'webhook-signature': new Webhook(secret).sign('msg_2', new Date(now), lossy),
+		})
 		expect(() => new Webhook(secret).verify(bytes, Object.fromEntries(headers))).not.toThrow()
 		expect(verifyGeneric(bytes, headers, [secret], now)).toMatchObject({ ok: false, status: 400, code: 'INVALID_EVENT' })
 		// For exact text both libraries and the store agree, whatever its characters.

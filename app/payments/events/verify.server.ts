@@ -16,7 +16,12 @@ export type Verdict = { ok: true; eventId: string | null } | { ok: false; status
 /** Stripe's limit, applied in BOTH directions (the SDK accepts timestamps from the future). */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300
 
-const refuse = (status: 400 | 401, reason: string, code: 'VERIFICATION_FAILED' | 'INVALID_EVENT' = 'VERIFICATION_FAILED'): Verdict => ({ ok: false, status, reason, code })
+const refuse = (status: 400 | 401, reason: string, code: 'VERIFICATION_FAILED' | 'INVALID_EVENT' = 'VERIFICATION_FAILED'): Verdict => ({
+	ok: false,
+	status,
+	reason,
+	code,
+})
 const outsideWindow = (timestamp: number, now: number) => Math.abs(Math.floor(now / 1000) - timestamp) > TIMESTAMP_TOLERANCE_SECONDS
 
 /** Whether the libraries' UTF-8 reading of `raw` is exactly `raw` (no replacement, no dropped BOM). */

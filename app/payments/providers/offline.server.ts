@@ -1,4 +1,4 @@
-import type { PaymentStart } from '../payments.server'
+import type { PaymentStart } from '../types'
 
 /**
  * The built-in offline provider (bank transfer or pay on delivery): nothing to call.

@@ -1,9 +1,9 @@
 import type Stripe from 'stripe'
 import { onFirstUse } from '../../config/optional-packages.server'
 import type { StripeSecrets } from '../connections.server'
-import type { PaymentRequest, PaymentStart } from '../payments.server'
+import type { PaymentRequest, PaymentStart } from '../types'
 
-/** The official SDK, loaded when a Stripe Connection is used (issue 11: not carried by a store without one). */
+/** The official SDK, loaded when a Stripe Connection is used (not carried by a store without one). */
 export const stripeSdk = onFirstUse<typeof Stripe>('stripe')
 
 /**

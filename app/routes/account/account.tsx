@@ -1,7 +1,7 @@
 import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/account'
 import { requireUser } from '../../auth/guards.server'
-import { userRepositoriesFor } from '../../data/repositories.server'
+import { userRepositoriesFor } from '../../repositories.server'
 import { fields, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FormError } from '../../ui/forms'

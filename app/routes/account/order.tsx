@@ -1,7 +1,7 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/order'
 import { requireUser } from '../../auth/guards.server'
-import { userRepositoriesFor } from '../../data/repositories.server'
+import { userRepositoriesFor } from '../../repositories.server'
 import { OrderDetails } from '../../ui/order-details'
 
 export const meta = ({ data: order }: Route.MetaArgs) => [{ title: order ? `Order #${order.number}` : 'Order' }]

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import type { Route } from './+types/orders'
 import { requireUser } from '../../auth/guards.server'
-import { userRepositoriesFor } from '../../data/repositories.server'
+import { userRepositoriesFor } from '../../repositories.server'
 import { Price } from '../../ui/money-format'
 import { statusLabel } from '../../ui/order-details'
 

@@ -21,7 +21,7 @@ const passwordForm = formSchema({
 })
 
 /**
- * Issue 5.9: the current password, then a new one that passes the strength rules
+ * [R26] the current password, then a new one that passes the strength rules
  * (the same ones as sign-up). Success ends every other session of the user and keeps
  * this browser signed in with a fresh session.
  */

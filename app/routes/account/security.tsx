@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { Route } from './+types/security'
 import { requireUser } from '../../auth/guards.server'
 import { confirmEnrolment, disableTwoFactor, startEnrolment } from '../../auth/two-factor-flow.server'
-import { userRepositoriesFor } from '../../data/repositories.server'
+import { userRepositoriesFor } from '../../repositories.server'
 import type { UserViewer } from '../../data/viewer'
 import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
@@ -31,7 +31,7 @@ const securityForm = formSchema({
 	code: z.string().trim().max(32).optional(),
 })
 
-/** Issue 10.5: sign out one session of your own, or every one but this. Issue 10.4: two-factor. */
+/** [R26] sign out one session of your own, or every one but this; and two-factor sign-in. */
 export async function action(args: Route.ActionArgs) {
 	const viewer = await requireUser(args)
 	const form = await parseForm(args.request, securityForm)
@@ -57,7 +57,13 @@ type TwoFactorActionData = { intent: string; enrolment?: Enrolment; fieldErrors?
 
 const noStore = { 'Cache-Control': 'no-store' }
 
-async function twoFactorAction({ viewer, request, intent, password, code }: {
+async function twoFactorAction({
+	viewer,
+	request,
+	intent,
+	password,
+	code,
+}: {
 	viewer: UserViewer
 	request: Request
 	intent: (typeof TWO_FACTOR_INTENTS)[number]
@@ -103,11 +109,7 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
 	return (
 		<section className="card">
 			<h1>Sessions</h1>
-			<FormError
-				message={
-					actionData && !actionData.ok && !twoFactorResult ? (actionData.formError ?? actionData.fieldErrors.sessionId) : undefined
-				}
-			/>
+			<FormError message={actionData && !actionData.ok && !twoFactorResult ? (actionData.formError ?? actionData.fieldErrors.sessionId) : undefined} />
 			<table data-testid="sessions">
 				<thead>
 					<tr>

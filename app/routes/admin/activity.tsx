@@ -1,12 +1,12 @@
 import type { Route } from './+types/activity'
 import { requireAdmin } from '../../auth/guards.server'
-import { adminRepositoriesFor } from '../../data/repositories.server'
+import { adminRepositoriesFor } from '../../repositories.server'
 import { pageParam } from '../../security/form.server'
 import { Pager } from '../../ui/pager'
 
 export const meta = () => [{ title: 'Activity · Store Admin' }]
 
-/** Issue 8.3: the append-only log of every Store Admin write, newest first. Read-only. */
+/** the append-only log of every Store Admin write, newest first. Read-only. */
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
 	const result = await adminRepositoriesFor(admin).audit.page({ page: pageParam(args.request) })

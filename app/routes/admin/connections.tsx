@@ -3,12 +3,11 @@ import { z } from 'zod'
 import type { Route } from './+types/connections'
 import { requireAdmin } from '../../auth/guards.server'
 import { getConfig } from '../../config/env.server'
-import { adminRepositoriesFor } from '../../data/repositories.server'
+import { adminRepositoriesFor } from '../../repositories.server'
 import { CONNECTION_HANDLE } from '../../payments/connections.server'
-import { formFailure, formSchema, parseForm } from '../../security/form.server'
+import { domainFailure, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FormError } from '../../ui/forms'
-import { domainFailure } from '../store/failure.server'
 
 export const meta = () => [{ title: 'Connections · Store Admin' }]
 
@@ -25,7 +24,13 @@ const connectionForm = formSchema({
 	provider: z.enum(['stripe', 'generic'], 'Choose a provider'),
 	handle: z.string().trim().toLowerCase().regex(CONNECTION_HANDLE, 'Use lower-case letters, digits and dashes (up to 40)'),
 	displayName: z.string().trim().min(1, 'Enter a name shoppers see at checkout').max(60, 'Use at most 60 characters'),
-	secretKey: z.union([z.literal(''), z.string().trim().regex(/^sk_(test|live)_[A-Za-z0-9_]{8,200}$/, 'A Stripe secret key starts with sk_test_ or sk_live_')]),
+	secretKey: z.union([
+		z.literal(''),
+		z
+			.string()
+			.trim()
+			.regex(/^sk_(test|live)_[A-Za-z0-9_]{8,200}$/, 'A Stripe secret key starts with sk_test_ or sk_live_'),
+	]),
 	webhookSecret: secret,
 })
 

@@ -2,12 +2,11 @@ import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/events'
 import { requireAdmin } from '../../auth/guards.server'
-import { adminRepositoriesFor } from '../../data/repositories.server'
-import { pageParam, formSchema, parseForm, recordId } from '../../security/form.server'
+import { adminRepositoriesFor } from '../../repositories.server'
+import { domainFailure, formSchema, pageParam, parseForm, recordId } from '../../security/form.server'
 import { EventResult } from '../../ui/event-result'
 import { Pager } from '../../ui/pager'
 import { redirectWithFlash } from '../../ui/flash.server'
-import { domainFailure } from '../store/failure.server'
 
 export const meta = () => [{ title: 'Events · Store Admin' }]
 
@@ -44,7 +43,10 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 			<h1>Events</h1>
 			<p className="hint">Every verified event from payment providers, what it changed, and how many repeats arrived. Refused deliveries are only counted.</p>
 			<p className="hint">
-				An order moves only when an event’s amount, currency and reference reconcile with it. <strong>Held for review</strong>: the amount is short, the currency differs, or the reference is not one the store recorded (an event waiting for its reference is applied by itself once the reference appears). <strong>Conflict</strong>: its references name different orders. Neither changed an order: check the payment at the provider and refund it there, or replay the event once the order is right.
+				An order moves only when an event’s amount, currency and reference reconcile with it. <strong>Held for review</strong>: the amount is short, the
+				currency differs, or the reference is not one the store recorded (an event waiting for its reference is applied by itself once the reference appears).{' '}
+				<strong>Conflict</strong>: its references name different orders. Neither changed an order: check the payment at the provider and refund it there, or
+				replay the event once the order is right.
 			</p>
 			<table className="data-table" data-testid="rejections">
 				<thead>
@@ -55,22 +57,26 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 					</tr>
 				</thead>
 				<tbody>
-					{connections.filter((c) => c.provider !== 'offline').map((c) => (
-						<tr key={c.handle}>
-							<td>{c.handle}</td>
-							<td>
-								<code>/api/events/{c.handle}</code>
-							</td>
-							<td>
-								{c.rejectedEvents}
-								{c.lastRejectedAt ? ` (last ${c.lastRejectedAt.replace('T', ' ').slice(0, 19)} UTC)` : ''}
-							</td>
-						</tr>
-					))}
+					{connections
+						.filter((c) => c.provider !== 'offline')
+						.map((c) => (
+							<tr key={c.handle}>
+								<td>{c.handle}</td>
+								<td>
+									<code>/api/events/{c.handle}</code>
+								</td>
+								<td>
+									{c.rejectedEvents}
+									{c.lastRejectedAt ? ` (last ${c.lastRejectedAt.replace('T', ' ').slice(0, 19)} UTC)` : ''}
+								</td>
+							</tr>
+						))}
 				</tbody>
 			</table>
 			{events.length === 0 ? (
-				<p className="empty-state">No events received yet. Point your provider at the endpoint of a connection (<Link to="/admin/connections">Connections</Link>).</p>
+				<p className="empty-state">
+					No events received yet. Point your provider at the endpoint of a connection (<Link to="/admin/connections">Connections</Link>).
+				</p>
 			) : (
 				<table className="data-table" data-testid="events">
 					<thead>

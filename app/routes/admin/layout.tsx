@@ -3,7 +3,7 @@ import type { Route } from './+types/layout'
 import { requireAdmin } from '../../auth/guards.server'
 
 /**
- * Spec 3.1 and 4: every request under /admin — document, data request for any
+ * [R5] every request under /admin — document, data request for any
  * child route, loader or action — passes this guard before anything else runs.
  * Child loaders and actions still call requireAdmin themselves (it is cheap:
  * the viewer is read once per request) so moving a route cannot unguard it.
@@ -38,6 +38,8 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 					<NavLink to="/admin/uploads">Uploads</NavLink>
 					<NavLink to="/admin/events">Events</NavLink>
 					<NavLink to="/admin/connections">Connections</NavLink>
+					<NavLink to="/admin/email">Email</NavLink>
+					<NavLink to="/admin/newsletter">Newsletter</NavLink>
 					<NavLink to="/admin/store">Store profile</NavLink>
 					<NavLink to="/admin/activity">Activity</NavLink>
 				</nav>

@@ -2,17 +2,16 @@ import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/order'
 import { requireAdmin } from '../../auth/guards.server'
-import { adminRepositoriesFor } from '../../data/repositories.server'
+import { adminRepositoriesFor } from '../../repositories.server'
 import { DomainError } from '../../errors.server'
 import { canTransition } from '../../orders/status'
-import { formFailure, formSchema, parseForm } from '../../security/form.server'
+import { domainFailure, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { FormError } from '../../ui/forms'
 import { EventResult } from '../../ui/event-result'
 import { OrderDetails } from '../../ui/order-details'
 import { Price } from '../../ui/money-format'
-import { domainFailure } from '../store/failure.server'
 
 /** A change that gave up under contention carries its Retry-After to the page. */
 export const headers = refusalHeaders
@@ -40,11 +39,20 @@ export async function loader(args: Route.LoaderArgs) {
 	}
 }
 
-const DONE = { mark_paid: 'Order marked paid.', fulfil: 'Order marked shipped.', cancel: 'Order cancelled; its stock is back.', refund: 'Refund recorded.' } as const
+const DONE = {
+	mark_paid: 'Order marked paid.',
+	fulfil: 'Order marked shipped.',
+	cancel: 'Order cancelled; its stock is back.',
+	refund: 'Refund recorded.',
+} as const
 
 const orderActionForm = formSchema({
 	intent: z.enum(['mark_paid', 'fulfil', 'cancel', 'refund'], 'Unknown action'),
-	amount: z.string().trim().regex(/^\d{1,7}(\.\d{1,2})?$/, 'Enter an amount like 12.50').optional(),
+	amount: z
+		.string()
+		.trim()
+		.regex(/^\d{1,7}(\.\d{1,2})?$/, 'Enter an amount like 12.50')
+		.optional(),
 	confirm: z.literal('yes').optional(),
 })
 
@@ -56,7 +64,9 @@ export async function action(args: Route.ActionArgs) {
 	if (!form.ok) return data(form, { status: 400 })
 	const { intent, amount, confirm } = form.data
 	if ((intent === 'cancel' || intent === 'refund') && !confirm) {
-		return data(formFailure({ confirm: 'Tick the box to confirm.' }, `Tick the box to confirm the ${intent === 'cancel' ? 'cancellation' : 'refund'}.`), { status: 400 })
+		return data(formFailure({ confirm: 'Tick the box to confirm.' }, `Tick the box to confirm the ${intent === 'cancel' ? 'cancellation' : 'refund'}.`), {
+			status: 400,
+		})
 	}
 	const refundMinor = amount ? Math.round(Number(amount) * 100) : undefined
 	try {
@@ -98,7 +108,12 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 						· captured <Price minor={order.capturedMinor} currency={order.currency} />
 					</>
 				) : null}
-				{order.disputed ? <> · <strong>disputed</strong></> : null}
+				{order.disputed ? (
+					<>
+						{' '}
+						· <strong>disputed</strong>
+					</>
+				) : null}
 				{order.refundedMinor > 0 ? (
 					<>
 						{' '}
@@ -154,7 +169,11 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 }
 
 /** What provider events said about this Order, including those held for review or in conflict. */
-function ProviderEvents({ events }: { events: Array<{ id: string; providerEventId: string; type: string; outcome: string; summary: string; receivedAt: string; connection: { handle: string } }> }) {
+function ProviderEvents({
+	events,
+}: {
+	events: Array<{ id: string; providerEventId: string; type: string; outcome: string; summary: string; receivedAt: string; connection: { handle: string } }>
+}) {
 	if (events.length === 0) return null
 	return (
 		<div className="card wide">
@@ -182,7 +201,8 @@ function ProviderEvents({ events }: { events: Array<{ id: string; providerEventI
 				</tbody>
 			</table>
 			<p className="hint">
-				Held for review or in conflict: the order did not move. Check the payment at the provider, then refund it there or replay the event from <Link to="/admin/events">Events</Link>.
+				Held for review or in conflict: the order did not move. Check the payment at the provider, then refund it there or replay the event from{' '}
+				<Link to="/admin/events">Events</Link>.
 			</p>
 		</div>
 	)

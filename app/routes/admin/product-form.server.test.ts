@@ -20,7 +20,10 @@ const fieldError = async (fields: Record<string, string>, field: string) => {
 
 describe('the admin product form: prices and stock both engines can hold', () => {
 	it('takes up to 999,999.99 and 999,999; refuses 9,999,999.99, anything past the limits and wrong shapes as field errors [R67]', async () => {
-		expect(await submit({ ...valid, price: '999999.99', stock: '999999' })).toMatchObject({ ok: true, data: { priceMinor: MAX_UNIT_PRICE_MINOR, stock: MAX_STOCK } })
+		expect(await submit({ ...valid, price: '999999.99', stock: '999999' })).toMatchObject({
+			ok: true,
+			data: { priceMinor: MAX_UNIT_PRICE_MINOR, stock: MAX_STOCK },
+		})
 		expect(await submit({ ...valid, price: '0', stock: '0' })).toMatchObject({ ok: true, data: { priceMinor: 0, stock: 0 } })
 
 		for (const price of ['9999999.99', '1000000', '999999999']) expect(await fieldError({ ...valid, price }, 'price'), price).toBe(LIMIT_ERRORS.price)

@@ -20,7 +20,12 @@ const price = z
 
 export const productForm = formSchema({
 	title: z.string().trim().min(1, 'Enter a title').max(120, 'Use at most 120 characters'),
-	slug: z.string().trim().toLowerCase().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Use lower-case letters, digits and dashes').max(80, 'Use at most 80 characters'),
+	slug: z
+		.string()
+		.trim()
+		.toLowerCase()
+		.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Use lower-case letters, digits and dashes')
+		.max(80, 'Use at most 80 characters'),
 	description: z.string().trim().max(2000, 'Use at most 2,000 characters'),
 	price,
 	stock: z

@@ -1,11 +1,11 @@
 import { data } from 'react-router'
 import type { Route } from './+types/product-new'
 import { requireAdmin } from '../../auth/guards.server'
-import { adminRepositoriesFor } from '../../data/repositories.server'
+import { adminRepositoriesFor } from '../../repositories.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { ProductEditor } from '../../ui/product-editor'
-import { domainFailure } from '../store/failure.server'
 import { readProductForm } from './product-form.server'
+import { domainFailure } from '../../security/form.server'
 
 export const meta = () => [{ title: 'New product · Store Admin' }]
 

@@ -2,8 +2,8 @@ import { data, Form, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/store'
 import { requireAdmin } from '../../auth/guards.server'
-import { repositoriesFor } from '../../data/repositories.server'
-import { AdminNotEnrolledError } from '../../data/store.server'
+import { repositoriesFor } from '../../repositories.server'
+import { AdminNotEnrolledError } from '../../store/store.server'
 import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FieldError, FormError } from '../../ui/forms'
@@ -46,13 +46,7 @@ export default function StoreProfile({ loaderData, actionData }: Route.Component
 			<h1>Store profile</h1>
 			<Form method="post" noValidate>
 				<FormError message={errors?.formError} />
-				<Field
-					name="name"
-					label="Store name"
-					defaultValue={loaderData.name}
-					required
-					error={errors?.fieldErrors.name}
-				/>
+				<Field name="name" label="Store name" defaultValue={loaderData.name} required error={errors?.fieldErrors.name} />
 				<fieldset>
 					<legend>Sign-in</legend>
 					<label>
@@ -65,9 +59,8 @@ export default function StoreProfile({ loaderData, actionData }: Route.Component
 						Require two-factor sign-in for administrators
 					</label>
 					<p className="hint">
-						Admins who sign in with a password must then enter a code from their authenticator app; an admin
-						who has not set it up cannot sign in with a password. Managed sign-in leaves the second factor to
-						the provider. Set it up for yourself first (Account → Sessions and security).
+						Admins who sign in with a password must then enter a code from their authenticator app; an admin who has not set it up cannot sign in with a
+						password. Managed sign-in leaves the second factor to the provider. Set it up for yourself first (Account → Sessions and security).
 					</p>
 					<FieldError id="field-requireAdminTwoFactor-error" message={errors?.fieldErrors.requireAdminTwoFactor} />
 				</fieldset>

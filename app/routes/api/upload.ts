@@ -1,7 +1,7 @@
 import type { Route } from './+types/upload'
 import { getViewer } from '../../auth/guards.server'
 import { getConfig } from '../../config/env.server'
-import { adminRepositoriesFor } from '../../data/repositories.server'
+import { adminRepositoriesFor } from '../../repositories.server'
 import { isAdmin } from '../../data/viewer'
 import { jsonError } from '../../errors.server'
 import { receiveFiles, UploadError } from '../../uploads/intake.server'

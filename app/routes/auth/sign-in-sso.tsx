@@ -3,7 +3,7 @@ import type { Route } from './+types/sign-in-sso'
 import { startManagedSignIn } from '../../auth/sso-flow.server'
 import { fields, formSchema, parseForm } from '../../security/form.server'
 
-/** Spec 5.9: the "Sign in with <provider>" form posts here; there is no page. */
+/** [R24] the "Sign in with <provider>" form posts here; there is no page. */
 export function loader() {
 	throw redirect('/sign-in')
 }
@@ -18,4 +18,3 @@ export async function action({ request }: Route.ActionArgs) {
 	if (!started.ok) throw redirect(`/sign-in?error=${encodeURIComponent('sso_unavailable')}`)
 	throw redirect(started.url, { headers: started.headers })
 }
-

@@ -22,7 +22,7 @@ const CODE_RULES = {
 	backup: { pattern: /^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/, message: 'Enter a backup code, like abcde-12345' },
 } as const
 
-/** Issue 10.4: the code step after a correct password, only while better-auth's challenge cookie exists. */
+/** the code step after a correct password, only while better-auth's challenge cookie exists. */
 export async function loader(args: Route.LoaderArgs) {
 	const redirectTo = new URL(args.request.url).searchParams.get('redirectTo') ?? ''
 	await requireGuest(args, safeRedirect(redirectTo, '/account'))

@@ -25,13 +25,14 @@ export const SIGN_IN_FAILED = 'Invalid email or password.'
 export async function loader(args: Route.LoaderArgs) {
 	const redirectTo = new URL(args.request.url).searchParams.get('redirectTo')
 	await requireGuest(args, safeRedirect(redirectTo, '/account'))
-	// Issue 10: the managed sign-in button (only when it is on) and what its round trip said.
+	// the managed sign-in button (only when it is on) and what its round trip said.
 	const error = new URL(args.request.url).searchParams.get('error')
-	// Issue 10.4: the code step ended (expired, forged or too many wrong codes): start over.
+	// the code step ended (expired, forged or too many wrong codes): start over.
+	const recovery = getConfig().passwordRecovery
 	if (error === TWO_FACTOR_RESTART) {
-		return { sso: managedSignInButton(getConfig()), ssoError: null, notice: TWO_FACTOR_RESTART_MESSAGE }
+		return { sso: managedSignInButton(getConfig()), ssoError: null, notice: TWO_FACTOR_RESTART_MESSAGE, recovery }
 	}
-	return { sso: managedSignInButton(getConfig()), ssoError: managedSignInError(error), notice: null }
+	return { sso: managedSignInButton(getConfig()), ssoError: managedSignInError(error), notice: null, recovery }
 }
 
 const signInForm = formSchema({
@@ -52,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (attempt.refused) return refusedSignInForm(attempt.refused)
 	const result = await signInWithEmail({ email, password, request })
 	if (!result.ok) {
-		// Issue 10.4: the password was right, but the Store requires an admin's second factor first.
+		// the password was right, but the Store requires an admin's second factor first.
 		if (result.code === TWO_FACTOR_ENROLMENT_REQUIRED) {
 			return data(formFailure({}, ENROLMENT_REQUIRED_MESSAGE), { status: 403, headers: result.headers })
 		}
@@ -74,14 +75,7 @@ export default function SignIn({ actionData, loaderData }: Route.ComponentProps)
 			<Form method="post" noValidate>
 				<FormError message={errors?.formError ?? loaderData?.notice ?? undefined} />
 				<Field name="email" label="Email" type="email" autoComplete="email" required error={errors?.fieldErrors.email} />
-				<Field
-					name="password"
-					label="Password"
-					type="password"
-					autoComplete="current-password"
-					required
-					error={errors?.fieldErrors.password}
-				/>
+				<Field name="password" label="Password" type="password" autoComplete="current-password" required error={errors?.fieldErrors.password} />
 				<input type="hidden" name="redirectTo" value={redirectTo} />
 				<Honeypot />
 				<button type="submit" disabled={pending}>
@@ -92,9 +86,13 @@ export default function SignIn({ actionData, loaderData }: Route.ComponentProps)
 			<p>
 				New here? <Link to={withRedirect('/sign-up', redirectTo)}>Create an account</Link>
 			</p>
-			<p className="hint">
-				Forgotten passwords cannot be recovered yet: there is no reset by email.
-			</p>
+			{loaderData?.recovery ? (
+				<p>
+					<Link to="/forgot-password">Forgot password?</Link>
+				</p>
+			) : (
+				<p className="hint">This store offers no password reset by email: ask the store if you forgot yours.</p>
+			)}
 		</section>
 	)
 }

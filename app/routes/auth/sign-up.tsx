@@ -72,9 +72,7 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
 			<p>
 				Already registered? <Link to={withRedirect('/sign-in', redirectTo)}>Sign in</Link>
 			</p>
-			<p className="hint">
-				There is no password recovery yet: keep your password somewhere safe.
-			</p>
+			<p className="hint">There is no password recovery yet: keep your password somewhere safe.</p>
 		</section>
 	)
 }

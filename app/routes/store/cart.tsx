@@ -2,13 +2,12 @@ import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/cart'
 import { getViewer } from '../../auth/guards.server'
 import { MAX_LINE_QUANTITY } from '../../cart/limits'
-import { repositoriesFor } from '../../data/repositories.server'
-import { formFailure, formSchema, parseForm, recordId, wholeNumber } from '../../security/form.server'
+import { repositoriesFor } from '../../repositories.server'
+import { domainFailure, formFailure, formSchema, parseForm, recordId, wholeNumber } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { FormError } from '../../ui/forms'
 import { Price } from '../../ui/money-format'
 import { z } from 'zod'
-import { domainFailure } from './failure.server'
 
 export const meta = () => [{ title: 'Your cart' }]
 
@@ -27,7 +26,7 @@ const cartForm = formSchema({
 })
 
 /**
- * POST /cart with `intent` (issue 6, a public contract): add (productId, quantity),
+ * POST /cart with `intent` (a public contract): add (productId, quantity),
  * update (lineId, quantity), remove (lineId). The owner is the session (Customer) or the
  * signed guestId (Guest); prices never come from the form (a price or total field is 400).
  */
@@ -132,7 +131,10 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
 						</tbody>
 					</table>
 					<p className="cart-total">
-						Subtotal: <strong data-testid="cart-subtotal"><Price minor={subtotalMinor} /></strong>
+						Subtotal:{' '}
+						<strong data-testid="cart-subtotal">
+							<Price minor={subtotalMinor} />
+						</strong>
 					</p>
 					<p className="hint">Shipping is free. Prices are checked again when you place the order.</p>
 					{problem ? (

@@ -4,19 +4,14 @@ import { z } from 'zod'
 import type { Route } from './+types/checkout'
 import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
-import { getConfig } from '../../config/env.server'
-import { getDb } from '../../data/db.server'
-import { repositoriesFor } from '../../data/repositories.server'
-import { placeOrder } from '../../orders/checkout.server'
-import { StoreBusyError } from '../../orders/contention.server'
-import { recordProviderRef } from '../../orders/orders.server'
-import { checkoutConnections } from '../../payments/connections.server'
-import { startPayment } from '../../payments/payments.server'
-import { fields, formSchema, parseForm } from '../../security/form.server'
+import { repositoriesFor } from '../../repositories.server'
+import { StoreBusyError } from '../../errors.server'
+import { domainFailure, fields, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectToPayment } from './payment.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 import { Price } from '../../ui/money-format'
-import { domainFailure } from './failure.server'
+import { log } from '../../log/logger.server'
 
 export const meta = () => [{ title: 'Checkout' }]
 
@@ -25,10 +20,11 @@ export const headers = refusalHeaders
 
 export async function loader(args: Route.LoaderArgs) {
 	const viewer = await getViewer(args)
-	const summary = await repositoriesFor(viewer).cart.summary()
+	const repositories = repositoriesFor(viewer)
+	const summary = await repositories.cart.summary()
 	// A refused submit answers its 429 beside the form whatever the cart holds [R51].
 	if (summary.lines.length === 0 && !rateLimitedForm(args.context)) throw await redirectWithFlash('/cart', 'Your cart is empty.')
-	const connections = await checkoutConnections(getDb(), viewer.storeId)
+	const connections = await repositories.checkout.connections()
 	return {
 		summary,
 		connections: connections.map(({ handle, displayName }) => ({ handle, displayName })),
@@ -47,7 +43,11 @@ const checkoutForm = formSchema({
 	addressLine2: z.string().trim().max(120, 'Use at most 120 characters'),
 	city: text('a city', 80),
 	postalCode: text('a postal code', 16).regex(/^[A-Za-z0-9 -]+$/, 'Enter a valid postal code'),
-	country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'Enter a two-letter country code (e.g. US, DE)'),
+	country: z
+		.string()
+		.trim()
+		.toUpperCase()
+		.regex(/^[A-Z]{2}$/, 'Enter a two-letter country code (e.g. US, DE)'),
 	payment: z.string().regex(/^[a-z0-9-]{1,40}$/, 'Choose a payment method'),
 	idempotencyKey: z.uuid('Reload the checkout page and try again'),
 })
@@ -64,32 +64,18 @@ export async function action(args: Route.ActionArgs) {
 	const form = await parseForm(args.request, checkoutForm)
 	if (!form.ok) return data(form, { status: 400 })
 	const { payment, idempotencyKey, ...details } = form.data
-	const db = getDb()
 	let placed
 	try {
-		placed = await placeOrder({ db, viewer, details, connectionHandle: payment, idempotencyKey })
+		placed = await repositoriesFor(viewer).checkout.placeOrder({ details, connectionHandle: payment, idempotencyKey })
 	} catch (error) {
 		// Contention that outlasted the retries [R67]: the form again, the cart as it was, when to retry.
-		if (error instanceof StoreBusyError) console.warn('[checkout] gave up under contention; answered 503')
+		if (error instanceof StoreBusyError) log.warn('[checkout] gave up under contention; answered 503')
 		return domainFailure(error)
 	}
 	const { order } = placed
 	const confirmation = `/orders/${order.token}`
 	if (order.status !== 'awaiting_payment' || order.connection.provider !== 'stripe') throw redirect(confirmation)
-	const appUrl = getConfig().appUrl
-	try {
-		const started = await startPayment(db, order.connection, {
-			order,
-			lines: order.lines,
-			urls: { success: `${appUrl}${confirmation}?paid=1`, cancel: `${appUrl}${confirmation}` },
-		})
-		if (started.providerRef) await recordProviderRef(db, { storeId: order.storeId, orderId: order.id, providerRef: started.providerRef })
-		throw redirect(started.redirectTo ?? confirmation, 303)
-	} catch (error) {
-		if (error instanceof Response) throw error
-		console.error('[checkout] payment could not be started', (error as Error).name, (error as Error).message?.slice(0, 200))
-		throw await redirectWithFlash(confirmation, 'Your order is saved, but the payment could not be started. Try “Pay now” again.')
-	}
+	return redirectToPayment(viewer, order, { confirmation, failure: 'Your order is saved, but the payment could not be started. Try “Pay now” again.' })
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
@@ -136,7 +122,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 						))}
 					</ul>
 					<p>
-						Total: <strong data-testid="checkout-total"><Price minor={summary.subtotalMinor} /></strong>
+						Total:{' '}
+						<strong data-testid="checkout-total">
+							<Price minor={summary.subtotalMinor} />
+						</strong>
 					</p>
 					<Link to="/cart">Edit cart</Link>
 				</aside>

@@ -1,13 +1,13 @@
 import { Link, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/home'
 import { getViewer } from '../../auth/guards.server'
-import { repositoriesFor } from '../../data/repositories.server'
+import { repositoriesFor } from '../../repositories.server'
 import type { loader as rootLoader } from '../../root'
 import { pageParam } from '../../security/form.server'
 import { Pager } from '../../ui/pager'
 import { ProductCard } from '../../ui/product-card'
 
-/** The tab shows the Store's own name (issue 5.11), from the root loader. */
+/** The tab shows the Store's own name, from the root loader. */
 export function meta({ matches }: { matches: ReadonlyArray<{ id: string; data?: unknown } | undefined> }) {
 	const root = matches.find((match) => match?.id === 'root')?.data as { storeName?: string } | undefined
 	return [{ title: root?.storeName ?? 'Store' }]

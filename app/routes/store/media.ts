@@ -1,6 +1,6 @@
 import type { Route } from './+types/media'
 import { getViewer, requireAdmin } from '../../auth/guards.server'
-import { adminRepositoriesFor, repositoriesFor } from '../../data/repositories.server'
+import { adminRepositoriesFor, repositoriesFor } from '../../repositories.server'
 import { jsonError } from '../../errors.server'
 import { UploadError } from '../../uploads/intake.server'
 import { OBJECT_KEY } from '../../uploads/storage/storage'
@@ -8,7 +8,7 @@ import { OBJECT_KEY } from '../../uploads/storage/storage'
 const notFound = () => new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' } })
 
 /**
- * GET /media/<key> (spec 5.12, issue 8.6): the key names the object, the session decides.
+ * GET /media/<key> [R33]: the key names the object, the session decides.
  * Another Store's key, a guessed key, an encoded `../` or an object nobody may see yet: 404.
  * Served with the type decided at upload, a sandboxing CSP (SVG can script), and the
  * nosniff that every response carries (app/security/http.server.ts).

@@ -3,15 +3,14 @@ import { z } from 'zod'
 import type { Route } from './+types/newsletter-unsubscribe'
 import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
-import { repositoriesFor } from '../../data/repositories.server'
+import { repositoriesFor } from '../../repositories.server'
 import { readUnsubscribeToken } from '../../newsletter/newsletter.server'
 import { formSchema, parseForm } from '../../security/form.server'
 import { FormError } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Unsubscribe' }]
 
-const refused = () =>
-	data({ message: 'This unsubscribe link is not valid or has expired. Use the link in a recent newsletter.' }, { status: 400 })
+const refused = () => data({ message: 'This unsubscribe link is not valid or has expired. Use the link in a recent newsletter.' }, { status: 400 })
 
 /** GET shows a button (link scanners must not unsubscribe anyone); POST unsubscribes. No sign-in needed. */
 export async function loader(args: Route.LoaderArgs) {
@@ -22,7 +21,9 @@ export async function loader(args: Route.LoaderArgs) {
 	return { token, email: verdict.email }
 }
 
-const unsubscribeForm = formSchema({ token: z.string().max(1024) })
+// The form sends `token`; a mail client's one-click POST (RFC 8058) sends `List-Unsubscribe=One-Click`
+// to the link itself, whose query holds the token.
+const unsubscribeForm = formSchema({ token: z.string().max(1024).optional(), 'List-Unsubscribe': z.literal('One-Click').optional() })
 
 export async function action(args: Route.ActionArgs) {
 	const limited = rateLimitedForm(args.context)
@@ -30,7 +31,8 @@ export async function action(args: Route.ActionArgs) {
 	const viewer = await getViewer(args)
 	const form = await parseForm(args.request, unsubscribeForm)
 	if (!form.ok) return data(form, { status: 400 })
-	const verdict = readUnsubscribeToken(form.data.token, viewer.storeId)
+	const token = form.data.token ?? new URL(args.request.url).searchParams.get('token') ?? ''
+	const verdict = readUnsubscribeToken(token, viewer.storeId)
 	if (!verdict.ok) throw refused()
 	await repositoriesFor(viewer).newsletter.unsubscribe(verdict.email)
 	return { done: true as const, email: verdict.email }

@@ -2,7 +2,7 @@ import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/product'
 import { getViewer } from '../../auth/guards.server'
 import { MAX_LINE_QUANTITY } from '../../cart/limits'
-import { repositoriesFor } from '../../data/repositories.server'
+import { repositoriesFor } from '../../repositories.server'
 import { Price } from '../../ui/money-format'
 import { ProductImage } from '../../ui/product-card'
 

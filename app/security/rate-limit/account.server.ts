@@ -37,5 +37,4 @@ export async function countSignInAttempt(email: string, request: Request, limite
 }
 
 /** The sign-in form's answer to a refused attempt: beside the form, with its own headers. */
-export const refusedSignInForm = (refused: SignInRefusal) =>
-	data(formFailure({}, refused.message), { status: refused.status, headers: refused.headers })
+export const refusedSignInForm = (refused: SignInRefusal) => data(formFailure({}, refused.message), { status: refused.status, headers: refused.headers })

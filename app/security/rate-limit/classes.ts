@@ -1,5 +1,5 @@
 /**
- * Spec 8: four rate limits, one per route class. Every route of app/routes.ts has an entry
+ * [R50] four rate limits, one per route class. Every route of app/routes.ts has an entry
  * here, by route id (a test walks the route table, so a new route without a class fails).
  * `read` classes GET/HEAD requests, `write` every other method. `form: true` marks pages whose
  * actions render the 429 beside their own form instead of an error page.
@@ -16,17 +16,20 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	'routes/store/home': page,
 	'routes/store/product': page,
 	'routes/store/cart': page,
-	// Spec 8 names these Sensitive: Checkout requests, Checkout sessions, payment intents, newsletter.
+	// [R50] names these Sensitive: Checkout requests, Checkout sessions, payment intents, newsletter.
 	'routes/store/checkout': { read: 'general', write: 'sensitive', form: true },
 	'routes/store/order': { read: 'general', write: 'sensitive' },
 	'routes/store/newsletter': { read: 'general', write: 'sensitive', form: true },
 	'routes/store/newsletter-unsubscribe': { read: 'sensitive', write: 'sensitive', form: true },
+	'routes/store/newsletter-confirm': { read: 'sensitive', write: 'sensitive', form: true },
 	'routes/store/media': { read: 'general', write: 'admin' },
 	'routes/store/not-found': page,
 	'routes/auth/sign-up': { read: 'general', write: 'authentication', form: true },
+	'routes/auth/forgot-password': { read: 'general', write: 'authentication', form: true },
+	'routes/auth/reset-password': { read: 'authentication', write: 'authentication', form: true },
 	'routes/auth/sign-in': { read: 'general', write: 'authentication', form: true },
 	'routes/auth/sign-in-sso': { read: 'general', write: 'authentication' },
-	// Issue 10.4: the code step of a password sign-in; guessing codes is guessing a credential.
+	// the code step of a password sign-in; guessing codes is guessing a credential.
 	'routes/auth/sign-in-two-factor': { read: 'general', write: 'authentication', form: true },
 	'routes/auth/sign-out': { read: 'general', write: 'authentication' },
 	'routes/account/account': page,
@@ -38,6 +41,9 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	'routes/admin/dashboard': admin,
 	'routes/admin/store': admin,
 	'routes/admin/activity': admin,
+	'routes/admin/email': admin,
+	'routes/admin/newsletter': admin,
+	'routes/admin/newsletter-export': admin,
 	'routes/admin/products': admin,
 	'routes/admin/product-new': admin,
 	'routes/admin/product-edit': admin,

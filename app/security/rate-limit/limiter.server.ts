@@ -4,7 +4,7 @@ import type IORedis from 'ioredis'
 import { onFirstUse } from '../../config/optional-packages.server'
 import type { RedisHealth } from '../../data/redis-health.server'
 
-/** Loaded by a store with REDIS_URL only (issue 11): the in-memory limiter does not need it. */
+/** Loaded by a store with REDIS_URL only: the in-memory limiter does not need it. */
 const upstash = onFirstUse<typeof import('@upstash/ratelimit')>('@upstash/ratelimit')
 
 /**
@@ -41,7 +41,13 @@ export function memoryLimiter(now: () => number = Date.now): Limiter & { clear()
 				windows.set(key, window)
 			}
 			window.count++
-			return { success: window.count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - window.count), resetMs: window.resetMs, source: 'memory' }
+			return {
+				success: window.count <= rule.limit,
+				limit: rule.limit,
+				remaining: Math.max(0, rule.limit - window.count),
+				resetMs: window.resetMs,
+				source: 'memory',
+			}
 		},
 		async reset(key) {
 			windows.delete(key)
@@ -92,7 +98,13 @@ export function redisLimiter(redis: IORedis, prefix = 'store:rl'): Limiter {
 			const id = `${rule.limit}/${rule.windowSeconds}`
 			let limiter = limiters.get(id)
 			if (!limiter) {
-				limiter = new Ratelimit({ redis: client, limiter: Ratelimit.slidingWindow(rule.limit, `${rule.windowSeconds} s`), prefix, ephemeralCache: false, analytics: false })
+				limiter = new Ratelimit({
+					redis: client,
+					limiter: Ratelimit.slidingWindow(rule.limit, `${rule.windowSeconds} s`),
+					prefix,
+					ephemeralCache: false,
+					analytics: false,
+				})
 				limiters.set(id, limiter)
 			}
 			const result = await limiter.limit(key)
@@ -118,7 +130,13 @@ export function redisCounter(redis: IORedis, prefix = 'store:rl:count'): Limiter
 	return {
 		async check(key, rule) {
 			const [count, ttlMs] = await counting.storeCount(`${prefix}:${key}`, rule.windowSeconds * 1000)
-			return { success: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetMs: Date.now() + Math.max(0, ttlMs), source: 'redis' }
+			return {
+				success: count <= rule.limit,
+				limit: rule.limit,
+				remaining: Math.max(0, rule.limit - count),
+				resetMs: Date.now() + Math.max(0, ttlMs),
+				source: 'redis',
+			}
 		},
 		async reset(key) {
 			await redis.del(`${prefix}:${key}`)

@@ -9,13 +9,10 @@ const SHARED_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
 /** Every route id of app/routes.ts, as React Router derives it (file path without extension). */
 function routeIds(entries: ReadonlyArray<{ id?: string; file: string; children?: unknown }>): string[] {
-	return entries.flatMap((entry) => [
-		entry.id ?? entry.file.replace(/\.(tsx?|jsx?)$/, ''),
-		...routeIds((entry.children as typeof entries | undefined) ?? []),
-	])
+	return entries.flatMap((entry) => [entry.id ?? entry.file.replace(/\.(tsx?|jsx?)$/, ''), ...routeIds((entry.children as typeof entries | undefined) ?? [])])
 }
 
-describe('route classes (spec 8: four classes, one per request)', () => {
+describe('route classes [R50] (four classes, one per request)', () => {
 	it('gives every route of the route table a class (a new route without one fails here)', () => {
 		const ids = routeIds(routes as never)
 		expect(ids.length).toBeGreaterThan(20)
@@ -65,44 +62,47 @@ const BACKENDS: Backend[] = [
 	},
 ]
 
-describe.each(BACKENDS.map((b) => [b.name, b] as const))('the limit contract on the %s backend (spec 7: 429, Retry-After, X-RateLimit-Reset)', (_name, backend) => {
-	let limiter: Limiter
-	let close: () => Promise<void>
-	beforeAll(async () => {
-		;({ limiter, close } = await backend.make())
-	})
-	afterAll(() => close())
+describe.each(BACKENDS.map((b) => [b.name, b] as const))(
+	'the limit contract on the %s backend [R51] (429, Retry-After, X-RateLimit-Reset)',
+	(_name, backend) => {
+		let limiter: Limiter
+		let close: () => Promise<void>
+		beforeAll(async () => {
+			;({ limiter, close } = await backend.make())
+		})
+		afterAll(() => close())
 
-	it('allows `limit` requests in a window, refuses the next with a reset in the future, and allows again after the reset', async () => {
-		const key = `k-${Math.random()}`
-		const decisions = []
-		for (let i = 0; i < 4; i++) decisions.push(await limiter.check(key, rule))
-		expect(decisions.map((d) => d.success)).toEqual([true, true, true, false])
-		expect(decisions.map((d) => d.remaining)).toEqual([2, 1, 0, 0])
-		const refused = decisions[3]!
-		expect(refused.limit).toBe(3)
-		expect(refused.resetMs).toBeGreaterThan(Date.now())
-		const headers = rateLimitHeaders(refused)
-		expect(Number(headers['Retry-After'])).toBeGreaterThanOrEqual(1)
-		expect(Number(headers['Retry-After'])).toBeLessThanOrEqual(rule.windowSeconds * 2)
-		expect(Number(headers['X-RateLimit-Reset'])).toBe(Math.ceil(refused.resetMs / 1000))
-		expect(headers['X-RateLimit-Limit']).toBe('3')
-		expect(headers['X-RateLimit-Remaining']).toBe('0')
-		await new Promise((resolve) => setTimeout(resolve, Math.max(0, refused.resetMs - Date.now()) + 1100))
-		expect((await limiter.check(key, rule)).success).toBe(true)
-	})
+		it('allows `limit` requests in a window, refuses the next with a reset in the future, and allows again after the reset', async () => {
+			const key = `k-${Math.random()}`
+			const decisions = []
+			for (let i = 0; i < 4; i++) decisions.push(await limiter.check(key, rule))
+			expect(decisions.map((d) => d.success)).toEqual([true, true, true, false])
+			expect(decisions.map((d) => d.remaining)).toEqual([2, 1, 0, 0])
+			const refused = decisions[3]!
+			expect(refused.limit).toBe(3)
+			expect(refused.resetMs).toBeGreaterThan(Date.now())
+			const headers = rateLimitHeaders(refused)
+			expect(Number(headers['Retry-After'])).toBeGreaterThanOrEqual(1)
+			expect(Number(headers['Retry-After'])).toBeLessThanOrEqual(rule.windowSeconds * 2)
+			expect(Number(headers['X-RateLimit-Reset'])).toBe(Math.ceil(refused.resetMs / 1000))
+			expect(headers['X-RateLimit-Limit']).toBe('3')
+			expect(headers['X-RateLimit-Remaining']).toBe('0')
+			await new Promise((resolve) => setTimeout(resolve, Math.max(0, refused.resetMs - Date.now()) + 1100))
+			expect((await limiter.check(key, rule)).success).toBe(true)
+		})
 
-	it('keeps separate keys apart', async () => {
-		const a = `a-${Math.random()}`
-		for (let i = 0; i < 3; i++) await limiter.check(a, rule)
-		expect((await limiter.check(a, rule)).success).toBe(false)
-		expect((await limiter.check(`b-${Math.random()}`, rule)).success).toBe(true)
-	})
+		it('keeps separate keys apart', async () => {
+			const a = `a-${Math.random()}`
+			for (let i = 0; i < 3; i++) await limiter.check(a, rule)
+			expect((await limiter.check(a, rule)).success).toBe(false)
+			expect((await limiter.check(`b-${Math.random()}`, rule)).success).toBe(true)
+		})
 
-	it('sends no Retry-After on a request that passed', async () => {
-		expect(rateLimitHeaders(await limiter.check(`c-${Math.random()}`, rule))['Retry-After']).toBeUndefined()
-	})
-})
+		it('sends no Retry-After on a request that passed', async () => {
+			expect(rateLimitHeaders(await limiter.check(`c-${Math.random()}`, rule))['Retry-After']).toBeUndefined()
+		})
+	},
+)
 
 describe('shared across processes (Redis)', () => {
 	it('two limiters on one Redis enforce one limit between them', async () => {

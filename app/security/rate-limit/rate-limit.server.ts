@@ -6,6 +6,7 @@ import { type ProbeOptions, type RedisHealth, type RedisState, watchRedis } from
 import { formFailure } from '../form.server'
 import type { RouteClass } from './classes'
 import { type Decision, LimiterUnavailableError, memoryLimiter, type Rule, redisCounter, redisLimiter, resilientLimiter } from './limiter.server'
+import { log as logger } from '../../log/logger.server'
 
 export type RateLimits = Record<RouteClass | 'account', Rule>
 
@@ -32,7 +33,7 @@ const globalForLimiter = globalThis as unknown as { storeLimiter?: StoreLimiter;
 
 export function createStoreLimiter(
 	config: Pick<Config, 'rateLimits' | 'redisUrl'>,
-	log: (message: string) => void = console.warn,
+	log: (message: string) => void = (line) => logger.warn(line),
 	{ commandTimeoutMs = 500, probe }: LimiterOptions = {},
 ): StoreLimiter {
 	const rules = config.rateLimits.rules

@@ -1,8 +1,7 @@
 import type { MiddlewareFunction } from 'react-router'
 import { jsonError } from '../../errors.server'
 import { rateLimitContext, rateLimitHeaders, tooManyMessage, UNAVAILABLE } from './rate-limit.server'
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+import { escapeHtml } from '../escape-html'
 
 export type Refusal = { status: number; code: string; message: string; headers: Readonly<Record<string, string>> }
 

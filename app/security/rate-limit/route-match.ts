@@ -23,7 +23,7 @@ export function routeMatcher(manifest: Record<string, ManifestRoute | undefined>
 		)
 	const routes = build(undefined)
 	// React Router flattens and ranks the whole route tree on every match; the answer for a
-	// path never changes, so recent ones are remembered (issue 11), at most CACHE_SIZE of them.
+	// path never changes, so recent ones are remembered, at most CACHE_SIZE of them.
 	const cache = new Map<string, string | undefined>()
 	return (pathname: string): string | undefined => {
 		if (cache.has(pathname)) return cache.get(pathname)

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { expectConsoleError } from '../../../tests/setup/fail-on-console-error'
+import { expectErrorLog } from '../../../tests/setup/fail-on-error-log'
 import { IMAGES, multipart, pngOfSize } from '../../../tests/helpers/images'
 import { PROVIDERS, type TestDatabase } from '../../../tests/helpers/databases'
 import { openUploadStore } from '../../../tests/helpers/upload-store'
@@ -40,7 +40,7 @@ describe.each(PROVIDERS)('uploads on a real full or read-only filesystem, %s', (
 	let admin: AdminViewer
 
 	beforeAll(async () => {
-		({ t, admin } = await openUploadStore(provider, 'upload-fs'))
+		;({ t, admin } = await openUploadStore(provider, 'upload-fs'))
 	})
 	afterAll(() => t.db.$disconnect())
 
@@ -61,14 +61,16 @@ describe.each(PROVIDERS)('uploads on a real full or read-only filesystem, %s', (
 		const readOnly = mount()
 		readOnly.readOnly()
 		const before = await uploadState(t.db, admin.storeId)
-		const error = await repo(readOnly.dir).storeAll([IMAGES.png, IMAGES.gif]).catch((caught: unknown) => caught)
+		const error = await repo(readOnly.dir)
+			.storeAll([IMAGES.png, IMAGES.gif])
+			.catch((caught: unknown) => caught)
 		expect(error).toMatchObject({ status: 503, code: 'STORAGE_UNAVAILABLE', headers: { 'Retry-After': expect.any(String) } })
 		expect(filesUnder(readOnly.dir)).toEqual([])
 		expect((await uploadState(t.db, admin.storeId)).rows).toBe(before.rows)
 	})
 
 	it('answers 503 when the filesystem turns read-only mid-request, naming the file it could not remove [R34]', async () => {
-		expectConsoleError(/could not remove/)
+		expectErrorLog(/could not remove/)
 		const turning = mount()
 		const storage = failingOnPut(diskStorage(turning.dir), 2, () => turning.readOnly())
 		const before = await uploadState(t.db, admin.storeId)

@@ -24,7 +24,11 @@ describe('temporary files a killed process left behind [R34]', () => {
 		file('c3d4.gif.ba9876543210.tmp', 60_000)
 		file('notes.tmp', 5 * 3600_000)
 		expect(await sweepTemporaryFiles(dir)).toBe(1)
-		expect(filesUnder(dir).map((path) => path.split('/').at(-1)).sort()).toEqual(['a1b2.png', 'c3d4.gif.ba9876543210.tmp', 'notes.tmp'])
+		expect(
+			filesUnder(dir)
+				.map((path) => path.split('/').at(-1))
+				.sort(),
+		).toEqual(['a1b2.png', 'c3d4.gif.ba9876543210.tmp', 'notes.tmp'])
 	})
 
 	it('is a no-op for a folder that does not exist yet', async () => {

@@ -9,7 +9,19 @@ export const STORAGE_RETRY_AFTER_SECONDS = 30
 
 const FULL = new Set(['ENOSPC', 'EDQUOT'])
 /** Read-only, refused by the filesystem, or a bucket that cannot be reached. */
-const UNAVAILABLE = new Set(['EROFS', 'EACCES', 'EPERM', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND'])
+const UNAVAILABLE = new Set([
+	'EROFS',
+	'EACCES',
+	'EPERM',
+	'ECONNREFUSED',
+	'ECONNRESET',
+	'ETIMEDOUT',
+	'EPIPE',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'EAI_AGAIN',
+	'ENOTFOUND',
+])
 /** The AWS SDK's names for a request that never got an answer in time. */
 const TIMEOUTS = new Set(['TimeoutError', 'RequestTimeout'])
 /** Answers of a bucket that refuses this store: wrong credentials, no such bucket (like EACCES on disk). */

@@ -4,7 +4,7 @@ import { type Server, createServer, request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { expectConsoleError } from '../../../tests/setup/fail-on-console-error'
+import { expectErrorLog } from '../../../tests/setup/fail-on-error-log'
 import { IMAGES } from '../../../tests/helpers/images'
 import { PROVIDERS, type TestDatabase } from '../../../tests/helpers/databases'
 import { openUploadStore } from '../../../tests/helpers/upload-store'
@@ -103,7 +103,7 @@ describe.each(PROVIDERS)('an S3 bucket failing mid-request, %s', (provider) => {
 	const cleanups: Array<() => Promise<unknown>> = []
 
 	beforeAll(async () => {
-		({ t, admin } = await openUploadStore(provider, 'upload-s3'))
+		;({ t, admin } = await openUploadStore(provider, 'upload-s3'))
 	})
 	afterEach(async () => {
 		for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
@@ -120,11 +120,13 @@ describe.each(PROVIDERS)('an S3 bucket failing mid-request, %s', (provider) => {
 	}
 
 	it('answers 503 when the stand-in stops before the second file; no row points at a missing object [R34]', async () => {
-		expectConsoleError(/could not remove/)
+		expectErrorLog(/could not remove/)
 		const bucket = await standIn()
 		const storage = failingOnPut(storageAt(bucket.port), 2, () => bucket.stop())
 		const before = await uploadState(t.db, admin.storeId)
-		const error = await uploadsRepository(t.db, admin, storage).storeAll([IMAGES.png, IMAGES.gif, IMAGES.jpg]).catch((caught: unknown) => caught)
+		const error = await uploadsRepository(t.db, admin, storage)
+			.storeAll([IMAGES.png, IMAGES.gif, IMAGES.jpg])
+			.catch((caught: unknown) => caught)
 		expect(error).toMatchObject({ status: 503, code: 'STORAGE_UNAVAILABLE', headers: { 'Retry-After': expect.any(String) } })
 
 		const after = await uploadState(t.db, admin.storeId)
@@ -141,7 +143,10 @@ describe.each(PROVIDERS)('an S3 bucket failing mid-request, %s', (provider) => {
 		const proxy = await proxyFailingPuts(bucket.port, 2, 'answer 503')
 		cleanups.push(proxy.close)
 		const before = await uploadState(t.db, admin.storeId)
-		await expect(uploadsRepository(t.db, admin, storageAt(proxy.port)).storeAll([IMAGES.png, IMAGES.gif])).rejects.toMatchObject({ status: 503, code: 'STORAGE_UNAVAILABLE' })
+		await expect(uploadsRepository(t.db, admin, storageAt(proxy.port)).storeAll([IMAGES.png, IMAGES.gif])).rejects.toMatchObject({
+			status: 503,
+			code: 'STORAGE_UNAVAILABLE',
+		})
 		expect(objectsIn(bucket)).toEqual([])
 		const after = await uploadState(t.db, admin.storeId)
 		expect(after.rows).toBe(before.rows)

@@ -62,10 +62,7 @@ function s3Client(options: S3Options, maxAttempts?: number) {
 			requestTimeout: (options.timeouts ?? DEFAULT_TIMEOUTS).requestMs,
 			throwOnRequestTimeout: true,
 		},
-		credentials:
-			options.accessKeyId && options.secretAccessKey
-				? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-				: undefined,
+		credentials: options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
 	})
 }
 

@@ -1,7 +1,7 @@
 /**
- * Where uploaded bytes live (issue 8.5): one small interface, two backends, chosen by
+ * Where uploaded bytes live: one small interface, two backends, chosen by
  * configuration (UPLOAD_STORAGE). Neither backend authorises anything: callers look up
- * the object's record with the session's Store scope first (spec 5.12).
+ * the object's record with the session's Store scope first [R33].
  */
 export type StoredObject = { body: ReadableStream<Uint8Array>; size: number }
 

@@ -1,4 +1,4 @@
 import type { Config } from '@react-router/dev/config'
 
-/** Issue 11: the bare framework the store is measured against (scripts/bench/budget.ts). */
+/** the bare framework the store is measured against (scripts/bench/budget.ts). */
 export default { ssr: true } satisfies Config

@@ -1,6 +1,6 @@
 /**
  * The bare React Router 7 app on Express that `npm run bench` measures the store against
- * (issue 11): the framework's node-custom-server template, minus its request logger.
+ * The framework's node-custom-server template, minus its request logger.
  * Usage: node scripts/bench/baseline/server.mjs (PORT, HOST from the environment).
  */
 import { fileURLToPath, pathToFileURL } from 'node:url'

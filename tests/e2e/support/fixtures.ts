@@ -54,6 +54,16 @@ export async function signIn(request: APIRequestContext, email: string, password
 	return response
 }
 
+/** Fills the checkout form's contact and shipping fields on the current page (already at /checkout). */
+export async function fillCheckout(page: Page, email: string) {
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Full name').fill('Ada Buyer')
+	await page.getByLabel('Street address').fill('1 Market Street')
+	await page.getByLabel('City').fill('Springfield')
+	await page.getByLabel('Postal code').fill('12345')
+	await page.getByLabel('Country code').fill('us')
+}
+
 /** Fills and submits the sign-in form on the current page (already at /sign-in). */
 export async function submitSignInForm(page: Page, email: string, password: string) {
 	await page.getByLabel('Email').fill(email)

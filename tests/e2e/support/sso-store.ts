@@ -1,5 +1,5 @@
 /**
- * A second store server for the managed sign-in specs (issue 10): the main e2e server keeps
+ * A second store server for the managed sign-in specs: the main e2e server keeps
  * SSO off, so these specs start their own, with SVC_* set and a fresh database (SQLite, or
  * PostgreSQL on the PostgreSQL run), next to a real OpenID provider on loopback.
  */

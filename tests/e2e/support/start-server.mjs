@@ -12,9 +12,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url))
 const serverBuild = fileURLToPath(new URL('build/server.js', `file://${root}`))
 
 if (!existsSync(serverBuild)) {
-	console.error(
-		`[e2e] No production build at ${serverBuild}. Run \`npm run build\` before the end-to-end tests.`,
-	)
+	console.error(`[e2e] No production build at ${serverBuild}. Run \`npm run build\` before the end-to-end tests.`)
 	process.exit(1)
 }
 for (const name of ['NODE_ENV', 'AUTH_SECRET', 'DATABASE_URL', 'AUTH_URL', 'PORT']) {

@@ -4,7 +4,7 @@
  * Two of them may share one database: pass the first one's `databaseUrl` and `secret`.
  * A test that prepared a database itself passes `databaseUrl` (it stays the test's to drop).
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,8 +20,12 @@ export type StoreProcess = {
 	databaseUrl: string
 	secret: string
 	admin: { email: string; password: string }
-	/** Everything the server wrote to stderr so far (its warnings). */
+	/** Everything the server wrote to stderr so far: its log lines at warn and above (JSON, tests/e2e/support/server-log.ts). */
 	stderr(): string
+	/** Everything it wrote to stdout so far: its log lines below warn (one per request answered, among others). */
+	stdout(): string
+	/** SIGKILL to the server process itself (not the launcher), as a crash or the OOM killer would; resolves when it is gone. */
+	crash(): Promise<void>
 	stop(): Promise<void>
 }
 
@@ -29,8 +33,15 @@ export async function startStoreProcess({
 	env = {},
 	share,
 	databaseUrl: givenUrl,
-}: { env?: Record<string, string>; share?: StoreProcess; databaseUrl?: string } = {}): Promise<StoreProcess> {
-	const port = await freePort()
+	port: givenPort,
+}: {
+	env?: Record<string, string>
+	share?: StoreProcess
+	databaseUrl?: string
+	/** A port chosen beforehand, for a spec that must name the store's address to another service first. */
+	port?: number
+} = {}): Promise<StoreProcess> {
+	const port = givenPort ?? (await freePort())
 	const origin = `http://127.0.0.1:${port}`
 	const dir = mkdtempSync(path.join(tmpdir(), 'store-process-'))
 	const ownDatabase = !share && !givenUrl && process.env.E2E_DATABASE === 'postgresql' ? await createTestDatabase('store_process') : null
@@ -39,9 +50,10 @@ export async function startStoreProcess({
 	const admin = share?.admin ?? { email: `process-admin-${randomBytes(3).toString('hex')}@e2e.example.com`, password: `pw-${randomBytes(16).toString('hex')}` }
 	let stderr = ''
 	let log = ''
+	let out = ''
 	const child: ChildProcess = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
 		cwd: root,
-		stdio: ['ignore', 'ignore', 'pipe'],
+		stdio: ['ignore', 'pipe', 'pipe'],
 		env: {
 			...process.env,
 			NODE_ENV: 'production',
@@ -63,6 +75,10 @@ export async function startStoreProcess({
 		stderr = (stderr + chunk.toString()).slice(-4000)
 		log += chunk.toString()
 	})
+	// Read whether or not a spec looks at it: an unread pipe fills up and blocks the server's writes.
+	child.stdout?.on('data', (chunk: Buffer) => {
+		out += chunk.toString()
+	})
 	const stop = async () => {
 		if (child.exitCode === null) {
 			const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -72,15 +88,34 @@ export async function startStoreProcess({
 		rmSync(dir, { recursive: true, force: true })
 		if (ownDatabase) await dropTestDatabase(ownDatabase.name)
 	}
+	const crash = async () => {
+		if (child.exitCode !== null) return
+		// start-server.mjs runs init, then the server as its one child: that child is the store.
+		const server = execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' })
+			.trim()
+			.split('\n')
+			.map(Number)
+			.find((pid) => pid > 0)
+		if (!server) throw new Error('the store process has no server child to crash')
+		const exited = new Promise((resolve) => child.once('exit', resolve))
+		process.kill(server, 'SIGKILL')
+		await exited
+	}
 	const deadline = Date.now() + 90_000
 	for (;;) {
 		if (child.exitCode !== null) throw new Error(`the store exited (${child.exitCode}): ${stderr}`)
-		if (await fetch(`${origin}/healthz`).then((r) => r.ok, () => false)) break
+		if (
+			await fetch(`${origin}/healthz`).then(
+				(r) => r.ok,
+				() => false,
+			)
+		)
+			break
 		if (Date.now() > deadline) {
 			await stop()
 			throw new Error(`the store did not start: ${stderr}`)
 		}
 		await new Promise((resolve) => setTimeout(resolve, 250))
 	}
-	return { origin, databaseUrl, secret, admin, stderr: () => log, stop }
+	return { origin, databaseUrl, secret, admin, stderr: () => log, stdout: () => out, crash, stop }
 }

@@ -8,5 +8,7 @@ export const products = [
 	{ slug: 'brass-pen', name: 'Brass pen', price: 4500, description: 'Weighty, refillable.' },
 ]
 
-export const price = (cents: number) =>
-	new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100)
+/** Built once, as any careful author (and the store, per locale and currency) does. */
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+
+export const price = (cents: number) => usd.format(cents / 100)

@@ -1,0 +1,141 @@
+import type { Auth } from './auth.server'
+import { roleOf } from './roles'
+import { passwordWeakness } from '../security/strength.server'
+import type { Db } from '../data/db.server'
+
+/**
+ * The published default Store Admin account (README, "Know before you use it"). It exists so a
+ * first run has an admin; it must be replaced before the Store is reachable from the internet.
+ * docs/decisions/033-published-admin.md says what init does about it [R23].
+ */
+export const DEFAULT_ADMIN_EMAIL = 'admin@example.com'
+export const DEFAULT_ADMIN_PASSWORD = 'change-me-admin-password'
+
+type Seeded = {
+	email: string
+	/** The admin signs in with the published password (init warns loudly). */
+	publishedPassword: boolean
+	/** Other admin accounts that signed in with the published password: no longer admins, signed out. */
+	retired: string[]
+}
+
+export type SeedOutcome =
+	| ({ kind: 'created' | 'exists' | 'not-admin' } & Seeded)
+	/** The existing admin still had the published password: it now has ADMIN_PASSWORD and is signed out. */
+	| ({ kind: 'password-replaced' } & Seeded)
+	| { kind: 'weak-password'; email: string; reason: string }
+	/** Production: the operator named an admin whose password would be the published one. */
+	| { kind: 'published-password-refused'; email: string }
+
+/**
+ * Ensures the Store Admin account of ADMIN_EMAIL / ADMIN_PASSWORD (or the published defaults
+ * when neither is set). Idempotent: a password the operator chose is never changed, and an
+ * existing non-admin is never promoted, since anyone could have registered that email first.
+ *
+ * Once the operator has chosen a password (ADMIN_PASSWORD, other than the published one), no
+ * account that signs in with the published password keeps the admin role [R23]: the named
+ * account gets the chosen password instead, any other loses the role, and both are signed out.
+ * In production the published password is refused whatever the email, unless nothing at all
+ * was set (the first start of a container, which creates the published default).
+ */
+export async function seedAdmin({
+	db,
+	auth,
+	email,
+	password,
+	production = false,
+}: {
+	db: Db
+	auth: Auth
+	email?: string
+	password?: string
+	production?: boolean
+}): Promise<SeedOutcome> {
+	const adminEmail = (email ?? DEFAULT_ADMIN_EMAIL).toLowerCase()
+	const chosen = password !== undefined && password !== DEFAULT_ADMIN_PASSWORD ? password : undefined
+	if (refusesPublishedPassword({ email, password, production })) return { kind: 'published-password-refused', email: adminEmail }
+	const weakness = () => (chosen ? passwordWeakness(chosen, [adminEmail, 'Administrator']) : null)
+	const published = await publishedPasswordCheck(auth)
+	const existing = await db.user.findUnique({ where: { email: adminEmail }, select: adminSelect })
+	let seeded: Extract<SeedOutcome, Seeded>
+	if (!existing) {
+		const reason = weakness()
+		if (reason) return { kind: 'weak-password', email: adminEmail, reason }
+		await auth.api.createUser({
+			body: { email: adminEmail, password: chosen ?? DEFAULT_ADMIN_PASSWORD, name: 'Administrator', role: 'admin' },
+		})
+		seeded = { kind: 'created', email: adminEmail, publishedPassword: !chosen, retired: [] }
+	} else if (roleOf(existing.role) !== 'admin') {
+		seeded = { kind: 'not-admin', email: adminEmail, publishedPassword: false, retired: [] }
+	} else if (await published(existing)) {
+		const reason = chosen ? weakness() : null
+		if (reason) return { kind: 'weak-password', email: adminEmail, reason }
+		if (chosen) await replacePublishedPassword(db, auth, existing, chosen)
+		seeded = { kind: chosen ? 'password-replaced' : 'exists', email: adminEmail, publishedPassword: !chosen, retired: [] }
+	} else {
+		seeded = { kind: 'exists', email: adminEmail, publishedPassword: false, retired: [] }
+	}
+	// The named account was just checked (or given the chosen password): only the others are looked at.
+	if (chosen) seeded.retired = await retirePublishedAdmins(db, published, adminEmail)
+	return seeded
+}
+
+/**
+ * Production refuses the published password whatever the email: ADMIN_EMAIL without
+ * ADMIN_PASSWORD, or ADMIN_PASSWORD set to the published one. Nothing set at all is the
+ * published default itself, which init creates (and warns about) [R23].
+ */
+export function refusesPublishedPassword(input: { email?: string; password?: string; production: boolean }) {
+	const operatorSetSomething = input.email !== undefined || input.password !== undefined
+	return input.production && operatorSetSomething && (input.password ?? DEFAULT_ADMIN_PASSWORD) === DEFAULT_ADMIN_PASSWORD
+}
+
+const adminSelect = {
+	id: true,
+	email: true,
+	role: true,
+	accounts: { where: { providerId: 'credential' }, select: { id: true, password: true } },
+} as const
+
+type AdminRow = { id: string; email: string; role: string; accounts: Array<{ id: string; password: string | null }> }
+
+/** Whether an account signs in with the published password (better-auth's own hash check). */
+async function publishedPasswordCheck(auth: Auth) {
+	const { password } = await auth.$context
+	return async (user: AdminRow) => {
+		for (const account of user.accounts) {
+			if (account.password && (await password.verify({ hash: account.password, password: DEFAULT_ADMIN_PASSWORD }))) return true
+		}
+		return false
+	}
+}
+
+async function replacePublishedPassword(db: Db, auth: Auth, user: AdminRow, chosen: string) {
+	const hash = await (await auth.$context).password.hash(chosen)
+	// Only the hash that was checked is replaced: a password changed meanwhile stays.
+	for (const account of user.accounts) {
+		await db.account.updateMany({ where: { id: account.id, password: account.password }, data: { password: hash } })
+	}
+	await db.session.deleteMany({ where: { userId: user.id } })
+}
+
+/** Every other admin that still signs in with the published password loses the role and its sessions. */
+async function retirePublishedAdmins(db: Db, published: (user: AdminRow) => Promise<boolean>, named: string) {
+	const where = { role: { contains: 'admin' }, email: { not: named } }
+	const admins = (await db.user.findMany({ where, select: adminSelect })).filter((user) => roleOf(user.role) === 'admin')
+	const retired: string[] = []
+	for (const admin of admins) {
+		if (!(await published(admin))) continue
+		const role =
+			admin.role
+				.split(',')
+				.filter((r) => r.trim() !== 'admin')
+				.join(',') || 'user'
+		await db.$transaction([
+			db.user.update({ where: { id: admin.id }, data: { role }, select: { id: true } }),
+			db.session.deleteMany({ where: { userId: admin.id } }),
+		])
+		retired.push(admin.email)
+	}
+	return retired
+}

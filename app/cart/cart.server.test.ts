@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createProduct, newGuest } from '../../tests/helpers/commerce'
+import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/helpers/databases'
+import type { Db } from '../data/db.server'
+import { cartRepository } from './cart.server'
+
+describe.each(PROVIDERS)('the header’s cart count on %s [R2]', (provider) => {
+	let t: TestDatabase
+	beforeAll(async () => {
+		t = await openTestDatabase(provider)
+	})
+	afterAll(() => t.db.$disconnect())
+
+	it('answers 0 for a guestId this GET minted, without asking the database', async () => {
+		const refusing = new Proxy(t.db, {
+			get: (target, key) =>
+				key === 'cartLine' || key === 'cart' ? new Proxy({}, { get: () => () => Promise.reject(new Error('queried')) }) : Reflect.get(target, key),
+		}) as Db
+		expect(await cartRepository(refusing, { ...newGuest(t.storeId), fresh: true }).itemCount()).toBe(0)
+		// The same id on a later request (no longer fresh) is read from the database.
+		await expect(cartRepository(refusing, newGuest(t.storeId)).itemCount()).rejects.toThrow('queried')
+	})
+
+	it('counts what a returning guest holds', async () => {
+		const product = await createProduct(t.db, t.storeId, { stock: 10 })
+		const guest = { kind: 'guest' as const, storeId: t.storeId, guestId: randomUUID() }
+		await cartRepository(t.db, guest).add(product.id, 2)
+		expect(await cartRepository(t.db, guest).itemCount()).toBe(2)
+	})
+})

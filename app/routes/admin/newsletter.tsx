@@ -1,0 +1,75 @@
+import { Link } from 'react-router'
+import type { Route } from './+types/newsletter'
+import { requireAdmin } from '../../auth/guards.server'
+import { SUBSCRIBER_STATES, type SubscriberState } from '../../newsletter/subscriber-states'
+import { adminRepositoriesFor } from '../../repositories.server'
+
+export const meta = () => [{ title: 'Newsletter · Store Admin' }]
+
+const stateOf = (request: Request): SubscriberState => {
+	const asked = new URL(request.url).searchParams.get('state')
+	return SUBSCRIBER_STATES.includes(asked as SubscriberState) ? (asked as SubscriberState) : 'confirmed'
+}
+
+export async function loader(args: Route.LoaderArgs) {
+	const admin = await requireAdmin(args)
+	const state = stateOf(args.request)
+	const { subscribers, counts } = await adminRepositoriesFor(admin).subscribers.page({ state })
+	return {
+		state,
+		counts,
+		subscribers: subscribers.map((s) => ({
+			email: s.email,
+			subscribedAt: s.subscribedAt.toISOString(),
+			confirmedAt: s.confirmedAt?.toISOString() ?? null,
+			unsubscribedAt: s.unsubscribedAt?.toISOString() ?? null,
+		})),
+	}
+}
+
+const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '')
+
+export default function Subscribers({ loaderData }: Route.ComponentProps) {
+	const { state, counts, subscribers } = loaderData
+	return (
+		<section>
+			<h1>Newsletter</h1>
+			<p className="hint">Only confirmed addresses may be sent a newsletter: their owners followed the confirmation link.</p>
+			<p>
+				{SUBSCRIBER_STATES.map((s, i) => (
+					<span key={s}>
+						{i > 0 ? ' · ' : ''}
+						<Link to={`/admin/newsletter?state=${s}`} aria-current={s === state ? 'page' : undefined}>
+							{s} ({counts[s]})
+						</Link>
+					</span>
+				))}{' '}
+				· <a href={`/admin/newsletter/export?state=${state}`}>Export {state} as CSV</a>
+			</p>
+			{subscribers.length === 0 ? (
+				<p data-testid="subscribers-empty">No {state} addresses.</p>
+			) : (
+				<table className="data-table">
+					<thead>
+						<tr>
+							<th>Email</th>
+							<th>Subscribed</th>
+							<th>Confirmed</th>
+							<th>Unsubscribed</th>
+						</tr>
+					</thead>
+					<tbody>
+						{subscribers.map((s) => (
+							<tr key={s.email}>
+								<td>{s.email}</td>
+								<td>{day(s.subscribedAt)}</td>
+								<td>{day(s.confirmedAt)}</td>
+								<td>{day(s.unsubscribedAt)}</td>
+							</tr>
+						))}
+					</tbody>
+				</table>
+			)}
+		</section>
+	)
+}

@@ -1,0 +1,86 @@
+import type { ReactNode } from 'react'
+import { Form, useSearchParams } from 'react-router'
+import { Pager } from './pager'
+
+export type Column<T> = { header: string; cell(row: T): ReactNode }
+
+/**
+ * A Store Admin list page: heading (and its action), a search-and-status filter that works
+ * without JavaScript, a table, an empty state and the pager. Orders and products share it.
+ */
+export function AdminList<T extends { id: string }>({
+	heading,
+	action,
+	search,
+	statuses,
+	columns,
+	rows,
+	empty,
+	pager,
+}: {
+	heading: string
+	action?: ReactNode
+	search: { label: string; maxLength: number }
+	statuses: { values: readonly string[]; label(status: string): string }
+	columns: Array<Column<T>>
+	rows: T[]
+	/** What an empty list says: `filtered` when a search or status is set. */
+	empty(filtered: boolean): string
+	pager: { page: number; pages: number; summary: string; labels?: [string, string] }
+}) {
+	const [params] = useSearchParams()
+	return (
+		<section>
+			{action ? (
+				<div className="toolbar">
+					<h1>{heading}</h1>
+					{action}
+				</div>
+			) : (
+				<h1>{heading}</h1>
+			)}
+			<Form method="get" className="filters">
+				<label>
+					{search.label} <input type="search" name="q" defaultValue={params.get('q') ?? ''} maxLength={search.maxLength} />
+				</label>
+				<label>
+					Status{' '}
+					<select name="status" defaultValue={params.get('status') ?? ''}>
+						<option value="">All</option>
+						{statuses.values.map((status) => (
+							<option key={status} value={status}>
+								{statuses.label(status)}
+							</option>
+						))}
+					</select>
+				</label>
+				<button type="submit" className="secondary">
+					Filter
+				</button>
+			</Form>
+			{rows.length === 0 ? (
+				<p className="empty-state">{empty(Boolean(params.get('q') || params.get('status')))}</p>
+			) : (
+				<table className="data-table">
+					<thead>
+						<tr>
+							{columns.map((column) => (
+								<th key={column.header}>{column.header}</th>
+							))}
+						</tr>
+					</thead>
+					<tbody>
+						{rows.map((row) => (
+							<tr key={row.id}>
+								{columns.map((column) => (
+									<td key={column.header}>{column.cell(row)}</td>
+								))}
+							</tr>
+						))}
+					</tbody>
+				</table>
+			)}
+			<Pager {...pager} always />
+		</section>
+	)
+}

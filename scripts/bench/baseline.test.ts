@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+
+const app = path.resolve(import.meta.dirname, 'baseline/app')
+
+/**
+ * The bench's baseline is what a user would run instead, written as the framework's docs would
+ * write it: it must never do per-request work the store caches, or every ratio is flattered.
+ */
+describe('the bench baseline is not handicapped', () => {
+	it('formats prices with a formatter built once, not one per price', async () => {
+		const Original = Intl.NumberFormat
+		let made = 0
+		Intl.NumberFormat = new Proxy(Original, {
+			construct: (target, args: ConstructorParameters<typeof Intl.NumberFormat>) => (made++, new target(...args)),
+			apply: (target, _this, args: ConstructorParameters<typeof Intl.NumberFormat>) => (made++, target(...args)),
+		})
+		try {
+			vi.resetModules()
+			const { price, products } = await import('./baseline/app/catalog')
+			const atLoad = made
+			expect(atLoad).toBe(1)
+			for (let request = 0; request < 3; request++) for (const product of products) price(product.price)
+			expect(made).toBe(atLoad)
+			expect(price(2400)).toBe('$24.00')
+		} finally {
+			Intl.NumberFormat = Original
+		}
+	})
+
+	it('builds no formatter, collator or date format inside a route module’s render or loader', () => {
+		const routes = readdirSync(path.join(app, 'routes')).map((file) => readFileSync(path.join(app, 'routes', file), 'utf8'))
+		for (const source of routes) expect(source).not.toMatch(/new Intl\.|toLocaleString\(|JSON\.parse\(JSON\.stringify/)
+	})
+})

@@ -1,0 +1,51 @@
+import { ESLint } from 'eslint'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The layers of docs/architecture.md are enforced by the lint config: these prove the rule
+ * still bites, so a config change that silently disabled it would fail the suite.
+ */
+const eslint = new ESLint()
+async function problems(filePath: string, code: string) {
+	const [result] = await eslint.lintText(code, { filePath })
+	return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`)
+}
+
+describe('import boundaries (npm run lint)', () => {
+	it('refuses the data layer importing a commerce concern', async () => {
+		expect(await problems('app/data/example.server.ts', "import { placeOrder } from '../orders/checkout.server'\nexport const x = placeOrder\n")).toEqual([
+			expect.stringMatching(/^boundaries\/element-types: data must not import domain/),
+		])
+	})
+
+	it('refuses one concern importing another it has not declared', async () => {
+		expect(await problems('app/catalog/example.server.ts', "import { cartRepository } from '../cart/cart.server'\nexport const x = cartRepository\n")).toEqual([
+			expect.stringMatching(/^boundaries\/element-types: domain must not import domain/),
+		])
+	})
+
+	it('refuses auth importing commerce, and a route importing the Prisma client', async () => {
+		expect(
+			await problems('app/auth/example.server.ts', "import { mergeGuestCart } from '../cart/cart.server'\nexport const x = mergeGuestCart\n"),
+		).toHaveLength(1)
+		expect(await problems('app/routes/store/example.tsx', "import { getDb } from '../../data/db.server'\nexport const x = getDb\n")).toEqual([
+			expect.stringMatching(/^no-restricted-imports: .*repositoriesFor\(viewer\)/),
+		])
+	})
+
+	it('allows what points down: a concern importing data, a route importing the door', async () => {
+		expect(await problems('app/catalog/example.server.ts', "import type { Db } from '../data/db.server'\nexport type X = Db\n")).toEqual([])
+		expect(
+			await problems('app/routes/store/example.tsx', "import { repositoriesFor } from '../../repositories.server'\nexport const x = repositoriesFor\n"),
+		).toEqual([])
+	})
+})
+
+describe('Store scope by construction [R4] [R30]', () => {
+	it('refuses app code building a scope from an id it was handed', async () => {
+		expect(await problems('app/orders/example.server.ts', "import { unverifiedScope } from '../data/scope'\nexport const x = unverifiedScope\n")).toEqual([
+			expect.stringMatching(/^no-restricted-imports: .*viewerScope/),
+		])
+		expect(await problems('app/orders/example.server.ts', "import { viewerScope } from '../data/scope'\nexport const x = viewerScope\n")).toEqual([])
+	})
+})
