@@ -70,8 +70,10 @@ export async function unusedTotp(base32Secret: string): Promise<string> {
 	for (;;) {
 		const step = Math.floor(Date.now() / 30_000)
 		const key = base32Decode(base32Secret)
-		// Current step first; the next step only well inside this one (so it stays valid a while).
-		const offsets = Date.now() % 30_000 < 20_000 ? [0, 1, -1] : [0, -1]
+		// A code stays valid until the end of the step after its own, so the current and the next
+		// step's codes have 30 s or more to live; the previous step's only in the first 5 s of this
+		// one, so a code is never handed out with seconds to spare before a slow sign-in uses it.
+		const offsets = Date.now() % 30_000 < 5_000 ? [0, 1, -1] : [0, 1]
 		for (const offset of offsets) {
 			const code = hotp(key, step + offset)
 			if (!used.has(code)) {
