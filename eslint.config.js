@@ -29,6 +29,10 @@ const elements = [
 	{ type: 'diagnostics', pattern: 'app/diagnostics/**' },
 	// The activity log: every concern writes to it in the transaction of its change, so it sits below them.
 	{ type: 'audit', pattern: 'app/audit/**' },
+	// Modules [R72]: the registry lists them, the kernel compiles them and is their only way to data.
+	{ type: 'module-registry', pattern: 'app/modules/registry.ts', mode: 'file' },
+	{ type: 'modules-kernel', pattern: 'app/modules/*.ts', mode: 'file' },
+	{ type: 'module', pattern: 'app/modules/*/**', capture: ['module'] },
 	{ type: 'domain', pattern: 'app/(catalog|cart|orders|payments|uploads|newsletter|store|health|email)/**', capture: ['domain'] },
 	{ type: 'auth', pattern: 'app/auth/**' },
 	{ type: 'security', pattern: 'app/security/**' },
@@ -41,7 +45,7 @@ const elements = [
 ]
 
 const below = {
-	door: ['domain', 'audit', 'auth', 'security', 'data', 'config', 'errors', 'rules', 'log'],
+	door: ['module-registry', 'modules-kernel', 'module', 'domain', 'audit', 'auth', 'security', 'data', 'config', 'errors', 'rules', 'log'],
 	domain: ['audit', 'auth', 'security', 'data', 'config', 'errors', 'rules', 'log'],
 	audit: ['data', 'config', 'errors', 'rules', 'log'],
 	auth: ['security', 'data', 'config', 'errors', 'rules', 'log'],
@@ -122,13 +126,34 @@ export default tseslint.config(
 						// Routes read the root loader's type (the Store's currency and locale) for their props.
 						{
 							from: 'routes',
-							allow: ['routes', 'app-shell', 'door', 'diagnostics', 'domain', 'audit', 'auth', 'security', 'data', 'config', 'ui', 'errors', 'rules', 'log'],
+							allow: [
+								'routes',
+								'app-shell',
+								'door',
+								'diagnostics',
+								'module',
+								'domain',
+								'audit',
+								'auth',
+								'security',
+								'data',
+								'config',
+								'ui',
+								'errors',
+								'rules',
+								'log',
+							],
 						},
 						{ from: 'door', allow: [...below.door, 'diagnostics'] },
 						{ from: 'diagnostics', allow: ['diagnostics', ...below.door] },
 						// A concern imports its own folder, never another concern's (but for the declared few).
 						{ from: 'domain', allow: [...below.domain, ['domain', { domain: '${from.domain}' }]] },
 						...declaredAcross.map(([type, from, allowed]) => ({ from: [[type, from]], allow: [allowed] })),
+						// Module code reaches data only through the kernel's ModuleDataService: never Prisma, the
+						// data layer or another Module's files [R72].
+						{ from: 'module', allow: ['modules-kernel', 'errors', ['module', { module: '${from.module}' }]] },
+						{ from: 'modules-kernel', allow: ['modules-kernel', 'module-registry', 'data', 'config', 'errors', 'rules', 'log'] },
+						{ from: 'module-registry', allow: ['modules-kernel', 'module'] },
 						{ from: 'audit', allow: ['audit', ...below.audit] },
 						{ from: 'rules', allow: [] },
 						{ from: 'auth', allow: ['auth', ...below.auth] },
@@ -150,6 +175,25 @@ export default tseslint.config(
 		files: ['app/**/*.{ts,tsx}'],
 		ignores: ['app/**/*.test.ts'],
 		rules: { 'no-restricted-imports': ['error', { patterns: [unverifiedScope] }] },
+	},
+	{
+		// Module code never names Prisma or the database client, not even as a package [R72].
+		files: ['app/modules/*/**/*.{ts,tsx}'],
+		ignores: ['app/**/*.test.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						unverifiedScope,
+						{
+							group: ['@prisma/*', 'pg', 'better-sqlite3', '**/data/**', '**/generated/**'],
+							message: 'Module code reaches its rows through ModuleDataService (app/modules/data-service.server.ts) [R72].',
+						},
+					],
+				},
+			],
+		},
 	},
 	{
 		// Routes reach data only through the door: never the Prisma client itself.

@@ -18,7 +18,11 @@ import { getStorage } from './uploads/storage/index.server'
 import type { ObjectStorage } from './uploads/storage/storage'
 import { uploadsRepository } from './uploads/uploads.server'
 import { accountRepository } from './data/account.server'
-import { type Db, getDb } from './data/db.server'
+import { type Db, getDb, transaction } from './data/db.server'
+import { auditEntry } from './audit/audit.server'
+import { moduleData } from './modules/data-service.server'
+import { reviewsModule } from './modules/reviews/definition'
+import { adminReviewsRepository, reviewsRepository } from './modules/reviews/reviews.server'
 import { sessionsRepository } from './data/sessions.server'
 import { storeRepository } from './store/store.server'
 import { adminChecklist } from './diagnostics/checklist.server'
@@ -108,6 +112,11 @@ export function repositoriesFor(viewer: Viewer, db: Db = getDb(), storage?: Obje
 		orders: ordersRepository(db, viewer),
 		checkout: checkoutFor(viewer, db),
 		newsletter: newsletterRepository(viewerScope(db, viewer)),
+		// A Module's repository: its data service keeps the Store, the repository the owner [R72].
+		reviews: reviewsRepository(
+			moduleData(viewerScope(db, viewer), reviewsModule),
+			viewer.kind === 'user' ? { userId: viewer.userId, name: viewer.name } : null,
+		),
 		// Built on use: most requests never touch uploads or their storage client.
 		get uploads() {
 			return uploadsRepository(db, viewer, storage ?? getStorage())
@@ -136,5 +145,8 @@ export function adminRepositoriesFor(viewer: AdminViewer, db: Db = getDb(), stor
 		checklist: () => adminChecklist(db, viewer.storeId),
 		outbox: adminOutboxRepository(db, viewer),
 		subscribers: adminSubscribersRepository(db, viewer),
+		reviewModeration: adminReviewsRepository(moduleData(viewerScope(db, viewer), reviewsModule), (work) =>
+			transaction(db, (tx) => work(moduleData(viewerScope(tx, viewer), reviewsModule), (entry) => auditEntry(tx, viewer, entry))),
+		),
 	}
 }

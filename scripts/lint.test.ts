@@ -41,6 +41,32 @@ describe('import boundaries (npm run lint)', () => {
 	})
 })
 
+describe('the Module boundary [R72]', () => {
+	it('refuses Module code importing Prisma, the data layer or another Module', async () => {
+		expect(await problems('app/modules/reviews/example.server.ts', "import { PrismaClient } from '@prisma/client'\nexport const x = PrismaClient\n")).toEqual([
+			expect.stringMatching(/^no-restricted-imports: .*ModuleDataService/),
+		])
+		expect(await problems('app/modules/reviews/example.server.ts', "import { getDb } from '../../data/db.server'\nexport const x = getDb\n")).toEqual(
+			expect.arrayContaining([expect.stringMatching(/^boundaries\/element-types: module must not import data/)]),
+		)
+		expect(
+			await problems('app/modules/newsletter/example.server.ts', "import { reviewsModule } from '../reviews/definition'\nexport const x = reviewsModule\n"),
+		).toEqual([expect.stringMatching(/^boundaries\/element-types: module must not import module/)])
+		expect(
+			await problems('app/modules/reviews/example.server.ts', "import { cartRepository } from '../../cart/cart.server'\nexport const x = cartRepository\n"),
+		).toEqual([expect.stringMatching(/^boundaries\/element-types: module must not import domain/)])
+	})
+
+	it('lets Module code use the kernel and its own folder', async () => {
+		expect(
+			await problems(
+				'app/modules/reviews/example.server.ts',
+				"import { moduleData } from '../data-service.server'\nimport { reviewsModule } from './definition'\nexport const x = [moduleData, reviewsModule]\n",
+			),
+		).toEqual([])
+	})
+})
+
 describe('Store scope by construction [R4] [R30]', () => {
 	it('refuses app code building a scope from an id it was handed', async () => {
 		expect(await problems('app/orders/example.server.ts', "import { unverifiedScope } from '../data/scope'\nexport const x = unverifiedScope\n")).toEqual([

@@ -64,6 +64,7 @@ export default defineConfig({
 					'checkout-busy.spec.ts',
 					'diagnose.spec.ts',
 					'email.spec.ts',
+					'reviews.spec.ts',
 				]
 			: undefined,
 	outputDir: path.join(root, 'test-results'),

@@ -31,6 +31,15 @@ export function engineOf(db: Db): DatabaseProvider {
 	return engine
 }
 
+/** A transaction on `db` whose client engineOf knows too (raw statements inside it need the engine). */
+export function transaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+	const engine = engineOf(db)
+	return db.$transaction((tx) => {
+		engines.set(tx as unknown as Db, engine)
+		return work(tx as unknown as Db)
+	})
+}
+
 /** The process-wide client; kept on globalThis so dev-server reloads reuse it. */
 export function getDb(): Db {
 	globalForDb.storeDb ??= createDb(getConfig().databaseUrl)

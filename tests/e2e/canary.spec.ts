@@ -336,6 +336,8 @@ test('no secret reaches the browser build, a response or the log, and the log is
 				'/admin/email',
 				'/admin/newsletter',
 				'/admin/newsletter/export?state=pending',
+				'/admin/reviews',
+				'/admin/reviews?status=approved',
 				'/admin/products',
 				'/admin/products/new',
 				'/admin/orders',

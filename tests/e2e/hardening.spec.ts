@@ -209,7 +209,7 @@ const FORM = 'GET, HEAD, POST'
 /** Every page of app/routes.ts at an address it answers, and the methods it serves (read from its module). */
 const PAGES: ReadonlyArray<[string, string]> = [
 	['/', PAGE],
-	['/products/any-product', PAGE],
+	['/products/any-product', FORM],
 	['/cart', FORM],
 	['/checkout', FORM],
 	['/orders/any-token', FORM],
@@ -241,6 +241,7 @@ const PAGES: ReadonlyArray<[string, string]> = [
 	['/admin/connections', FORM],
 	['/admin/email', FORM],
 	['/admin/newsletter', PAGE],
+	['/admin/reviews', FORM],
 	['/no-such-page', FORM],
 ]
 /** The APIs, each with a method it does not serve. */

@@ -98,6 +98,7 @@ test('a customer reaches none of Store Admin, and a storeId in the body is refus
 		'/admin/email',
 		'/admin/newsletter',
 		'/admin/newsletter/export',
+		'/admin/reviews',
 	]) {
 		const response = await page.goto(path)
 		expect(response?.status(), path).toBe(403)

@@ -40,6 +40,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 					<NavLink to="/admin/connections">Connections</NavLink>
 					<NavLink to="/admin/email">Email</NavLink>
 					<NavLink to="/admin/newsletter">Newsletter</NavLink>
+					<NavLink to="/admin/reviews">Reviews</NavLink>
 					<NavLink to="/admin/store">Store profile</NavLink>
 					<NavLink to="/admin/activity">Activity</NavLink>
 				</nav>

@@ -1,52 +1,128 @@
 import { data, Form, Link, useNavigation } from 'react-router'
+import { z } from 'zod'
 import type { Route } from './+types/product'
 import { getViewer } from '../../auth/guards.server'
 import { MAX_LINE_QUANTITY } from '../../cart/limits'
+import { REVIEW_BODY_MAX, REVIEW_TITLE_MAX } from '../../modules/reviews/definition'
 import { repositoriesFor } from '../../repositories.server'
+import { domainFailure, formSchema, parseForm, recordId, wholeNumber } from '../../security/form.server'
+import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
+import { FormError } from '../../ui/forms'
 import { Price } from '../../ui/money-format'
 import { ProductImage } from '../../ui/product-card'
+import { ReviewForm, Reviews } from '../../ui/reviews'
+import { redirectWithFlash } from '../../ui/flash.server'
 
 export const meta = ({ data: product }: Route.MetaArgs) => [{ title: product ? product.title : 'Product' }]
+export const headers = refusalHeaders
 
-export async function loader(args: Route.LoaderArgs) {
+const SLUG = /^[a-z0-9-]{1,80}$/
+
+async function productOf(args: Route.LoaderArgs | Route.ActionArgs) {
 	const viewer = await getViewer(args)
 	const slug = args.params.slug
 	// Drafts, archived products and unknown slugs are all simply not here (404).
-	const product = /^[a-z0-9-]{1,80}$/.test(slug) ? await repositoriesFor(viewer).catalog.bySlug(slug) : null
+	const product = SLUG.test(slug) ? await repositoriesFor(viewer).catalog.bySlug(slug) : null
 	if (!product) throw data({ message: 'This product is not available.' }, { status: 404 })
-	return product
+	return { viewer, product }
 }
 
-export default function ProductPage({ loaderData: product }: Route.ComponentProps) {
+export async function loader(args: Route.LoaderArgs) {
+	const { viewer, product } = await productOf(args)
+	const reviews = await repositoriesFor(viewer).reviews.forProduct(product.id)
+	return { ...product, reviews: { ...reviews, signedIn: viewer.kind === 'user' } }
+}
+
+/** Text a person typed, trimmed, within the Module's limits; no control characters but line breaks. */
+const text = (label: string, max: number) =>
+	z
+		.string()
+		.transform((s) => s.trim())
+		.pipe(
+			z
+				.string()
+				.min(1, `${label} is required`)
+				.max(max, `${label} is at most ${max} characters`)
+				.regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, `${label} holds characters that are not text`),
+		)
+const reviewForm = formSchema({
+	intent: z.literal('review', 'Unknown action'),
+	rating: wholeNumber('Rating', 1, 5),
+	title: text('Title', REVIEW_TITLE_MAX),
+	body: text('Review', REVIEW_BODY_MAX),
+	reviewId: recordId.optional(),
+})
+
+/**
+ * Writing or editing a review [R72] (Sensitive, rate-limited): the product is the one this page
+ * shows in the viewer's Store, the author is the session's user; neither comes from the form.
+ */
+export async function action(args: Route.ActionArgs) {
+	const limited = rateLimitedForm(args.context)
+	if (limited) return limited
+	const { viewer, product } = await productOf(args)
+	const form = await parseForm(args.request, reviewForm)
+	if (!form.ok) return data(form, { status: 400 })
+	const { reviewId, rating, title, body } = form.data
+	try {
+		const done = await repositoriesFor(viewer).reviews.write(product.id, { rating, title, body }, reviewId)
+		throw await redirectWithFlash(
+			`/products/${product.slug}#reviews`,
+			done === 'created'
+				? 'Thank you! Your review will appear once the shop has read it.'
+				: 'Your review is updated; it will appear again once the shop has read it.',
+		)
+	} catch (error) {
+		if (error instanceof Response) throw error
+		return domainFailure(error)
+	}
+}
+
+export default function ProductPage({ loaderData: product, actionData }: Route.ComponentProps) {
 	const pending = useNavigation().state === 'submitting'
 	const max = Math.min(product.stock, MAX_LINE_QUANTITY)
+	const failure = actionData && 'ok' in actionData && !actionData.ok ? actionData : undefined
 	return (
-		<article className="product-page">
-			<ProductImage imageKey={product.imageKey} title={product.title} />
-			<div>
-				<p className="breadcrumbs">
-					<Link to="/">All products</Link>
-				</p>
-				<h1>{product.title}</h1>
-				<p className="product-price">
-					<Price minor={product.priceMinor} />
-				</p>
-				<p className="description">{product.description}</p>
-				{product.stock > 0 ? (
-					<Form method="post" action="/cart" className="add-to-cart">
-						<input type="hidden" name="intent" value="add" />
-						<input type="hidden" name="productId" value={product.id} />
-						<label htmlFor="quantity">Quantity</label>
-						<input id="quantity" name="quantity" type="number" min={1} max={max} defaultValue={1} inputMode="numeric" />
-						<button type="submit" disabled={pending}>
-							{pending ? 'Adding…' : 'Add to cart'}
-						</button>
-						{product.stock <= 5 ? <p className="hint">Only {product.stock} left.</p> : null}
-					</Form>
+		<>
+			<article className="product-page">
+				<ProductImage imageKey={product.imageKey} title={product.title} />
+				<div>
+					<p className="breadcrumbs">
+						<Link to="/">All products</Link>
+					</p>
+					<h1>{product.title}</h1>
+					<p className="product-price">
+						<Price minor={product.priceMinor} />
+					</p>
+					<p className="description">{product.description}</p>
+					{product.stock > 0 ? (
+						<Form method="post" action="/cart" className="add-to-cart">
+							<input type="hidden" name="intent" value="add" />
+							<input type="hidden" name="productId" value={product.id} />
+							<label htmlFor="quantity">Quantity</label>
+							<input id="quantity" name="quantity" type="number" min={1} max={max} defaultValue={1} inputMode="numeric" />
+							<button type="submit" disabled={pending}>
+								{pending ? 'Adding…' : 'Add to cart'}
+							</button>
+							{product.stock <= 5 ? <p className="hint">Only {product.stock} left.</p> : null}
+						</Form>
+					) : (
+						<p className="badge">Sold out</p>
+					)}
+				</div>
+			</article>
+			<Reviews summary={product.reviews}>
+				<FormError message={failure?.formError} />
+				{product.reviews.canReview ? (
+					<ReviewForm mine={product.reviews.mine} errors={failure?.fieldErrors} limits={{ title: REVIEW_TITLE_MAX, body: REVIEW_BODY_MAX }} />
 				) : (
-					<p className="badge">Sold out</p>
+					<p className="hint" data-testid="review-eligibility">
+						{product.reviews.signedIn
+							? 'Customers who bought this product can review it once their payment has arrived.'
+							: 'Sign in to review a product you bought.'}
+					</p>
 				)}
-			</div>
-		</article>
+			</Reviews>
+		</>
 	)
 }

@@ -14,7 +14,8 @@ const admin: Entry = { read: 'admin', write: 'admin' }
 export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	root: page,
 	'routes/store/home': page,
-	'routes/store/product': page,
+	// Writing a review is Sensitive: one write per account and product, refused beside the form.
+	'routes/store/product': { read: 'general', write: 'sensitive', form: true },
 	'routes/store/cart': page,
 	// [R50] names these Sensitive: Checkout requests, Checkout sessions, payment intents, newsletter.
 	'routes/store/checkout': { read: 'general', write: 'sensitive', form: true },
@@ -44,6 +45,7 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	'routes/admin/email': admin,
 	'routes/admin/newsletter': admin,
 	'routes/admin/newsletter-export': admin,
+	'routes/admin/reviews': admin,
 	'routes/admin/products': admin,
 	'routes/admin/product-new': admin,
 	'routes/admin/product-edit': admin,

@@ -1,0 +1,10 @@
+import { registerPublishedViews } from './data-service.server'
+import { reviewsModule } from './reviews/definition'
+
+/**
+ * Every Module the store runs. `npm run modules:compile` turns this list into `mod_<id>` tables
+ * and views on both engines; a test fails when the list and the committed migrations differ.
+ */
+export const MODULES = [reviewsModule] as const
+
+registerPublishedViews(MODULES)
