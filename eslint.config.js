@@ -69,6 +69,9 @@ const declaredAcross = [
 	// An Order's change and the mail it causes commit together (the outbox), as does a subscription and its confirmation.
 	['domain', { domain: 'orders' }, ['domain', { domain: 'email' }]],
 	['domain', { domain: 'newsletter' }, ['domain', { domain: 'email' }]],
+	// The newsletter's list is a Module's table: the newsletter concern is the layer above it [R31].
+	['domain', { domain: 'newsletter' }, 'modules-kernel'],
+	['domain', { domain: 'newsletter' }, ['module', { module: 'newsletter' }]],
 	// Readiness asks the object store the uploads are written to.
 	['domain', { domain: 'health' }, ['domain', { domain: 'uploads' }]],
 ]

@@ -112,7 +112,7 @@ export function repositoriesFor(viewer: Viewer, db: Db = getDb(), storage?: Obje
 		orders: ordersRepository(db, viewer),
 		checkout: checkoutFor(viewer, db),
 		newsletter: newsletterRepository(viewerScope(db, viewer)),
-		// A Module's repository: its data service keeps the Store, the repository the owner [R72].
+		// A Module's repository: its data service keeps the Store, the repository the owner [R31].
 		reviews: reviewsRepository(
 			moduleData(viewerScope(db, viewer), reviewsModule),
 			viewer.kind === 'user' ? { userId: viewer.userId, name: viewer.name } : null,

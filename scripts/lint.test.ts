@@ -41,7 +41,7 @@ describe('import boundaries (npm run lint)', () => {
 	})
 })
 
-describe('the Module boundary [R72]', () => {
+describe('the Module boundary [R31]', () => {
 	it('refuses Module code importing Prisma, the data layer or another Module', async () => {
 		expect(await problems('app/modules/reviews/example.server.ts', "import { PrismaClient } from '@prisma/client'\nexport const x = PrismaClient\n")).toEqual([
 			expect.stringMatching(/^no-restricted-imports: .*ModuleDataService/),

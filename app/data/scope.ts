@@ -20,5 +20,8 @@ export const viewerScope = (db: Db, viewer: Pick<Viewer, 'storeId'>): StoreScope
 /** The runtime's own Store: for work no session carries (a provider's event, start-up, init). */
 export const runtimeScope = async (db: Db): Promise<StoreScope> => scope(db, await runtimeStoreId(db))
 
+/** The same Store over another client of the same database: a transaction's, so writes commit together. */
+export const sameStore = (scope: StoreScope, db: Db): StoreScope => ({ ...scope, db }) as StoreScope
+
 /** A scope for a Store id the caller vouches for: tests and command-line tools only. */
 export const unverifiedScope = (db: Db, storeId: string): StoreScope => scope(db, storeId)

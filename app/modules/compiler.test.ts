@@ -16,7 +16,7 @@ const notes = defineModule({
 	publishes: [{ name: 'note_texts', columns: ['text'] }],
 })
 
-describe('the Module compiler [R72]', () => {
+describe('the Module compiler [R31]', () => {
 	it('finds the committed migrations in step with the definitions (a definition changed without its migration fails here)', () => {
 		expect(currentPlan().changed).toEqual([])
 		for (const module of MODULES) expect(readSnapshot().modules[module.id]?.version).toBe(module.version)

@@ -1,5 +1,5 @@
 /**
- * The Module compiler [R72]: definitions in, SQL for both engines out. It compares the
+ * The Module compiler [R31]: definitions in, SQL for both engines out. It compares the
  * definitions with the snapshot of what the committed migrations already built
  * (app/modules/compiled.json) and writes only the difference, the way Prisma's migrate diff
  * compares two schemas. It adds what no Module may forget (row id, Store id, timestamps, an index

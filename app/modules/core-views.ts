@@ -1,7 +1,7 @@
 import type { CoreView } from './compiler'
 
 /**
- * What the core publishes for Modules to read [R73]: column-projected views over its own
+ * What the core publishes for Modules to read [R32]: column-projected views over its own
  * tables. A column not listed here (an Order's email, address or totals) is not in the view, so
  * no query a Module can make selects it.
  */

@@ -22,7 +22,7 @@ const probe = defineModule({
 	reads: ['purchases'],
 })
 
-describe.each(PROVIDERS)('ModuleDataService on %s [R72]', (provider) => {
+describe.each(PROVIDERS)('ModuleDataService on %s [R31]', (provider) => {
 	let t: TestDatabase
 	let otherStoreId: string
 	let productId: string
@@ -91,7 +91,7 @@ describe.each(PROVIDERS)('ModuleDataService on %s [R72]', (provider) => {
 		await data().delete(mine.id)
 	})
 
-	it('checks no ownership: any row of the Store is reachable by id, for the repository above to decide [R72]', async () => {
+	it('checks no ownership: any row of the Store is reachable by id, for the repository above to decide [R31]', async () => {
 		// Rows carry no owner the service knows of: that is the session-scoped layer's job.
 		const row = await data().create({ label: 'anyone', amount: 2, flag: true, due: null, product_id: null })
 		expect((await moduleData(unverifiedScope(t.db, t.storeId), probe).get(row.id))?.label).toBe('anyone')
@@ -125,7 +125,7 @@ describe.each(PROVIDERS)('ModuleDataService on %s [R72]', (provider) => {
 		for (const id of ids) await data().delete(id)
 	})
 
-	it('reads only the views its definition names, only their published columns [R73]', async () => {
+	it('reads only the views its definition names, only their published columns [R32]', async () => {
 		const purchases = data().view('purchases')
 		expect(await purchases.count({ product_id: productId })).toBe(0)
 		await expect(purchases.list({ where: { email: 'a@example.com' } })).rejects.toThrow(/has no field "email"/)

@@ -1,9 +1,9 @@
 /**
- * ModuleDataService [R72]: the only way Module code reaches its rows. A technical boundary, as
+ * ModuleDataService [R31]: the only way Module code reaches its rows. A technical boundary, as
  * the spec says: it checks types and lengths and keeps every statement inside the runtime's
  * Store, and it does NOT check that a session owns a record: that is the repository above it,
  * built by repositoriesFor(viewer). Module code names fields, never tables or SQL; the table is
- * its own `mod_<id>`, and foreign data comes only through the views its definition reads [R73].
+ * its own `mod_<id>`, and foreign data comes only through the views its definition reads [R32].
  */
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../data/db.server'
@@ -26,7 +26,7 @@ type Value<F extends FieldType> = F extends { optional: true } ? Scalar<F> | nul
 type Fields<D extends ModuleDefinition> = D['fields']
 export type Values<D extends ModuleDefinition> = { [K in keyof Fields<D>]: Value<Fields<D>[K]> }
 export type Row<D extends ModuleDefinition> = Values<D> & { id: string; created_at: Date; updated_at: Date }
-type Filterable<D extends ModuleDefinition> = Partial<{ [K in keyof Row<D>]: Row<D>[K] | { in: readonly Row<D>[K][] } }>
+type Filterable<D extends ModuleDefinition> = Partial<{ [K in keyof Row<D>]: Row<D>[K] | { in: readonly Row<D>[K][] } | { not: null } }>
 export type ListOptions<D extends ModuleDefinition> = {
 	where?: Filterable<D>
 	orderBy?: { field: keyof Row<D> & string; direction?: 'asc' | 'desc' }
@@ -73,7 +73,10 @@ function statements(db: Db, storeId: string, source: Source) {
 			if (condition === undefined) continue
 			const { field } = column(name)
 			if (condition === null) parts.push(`${q(name)} IS NULL`)
-			else if (typeof condition === 'object' && !(condition instanceof Date) && 'in' in (condition as object)) {
+			else if (typeof condition === 'object' && !(condition instanceof Date) && 'not' in (condition as object)) {
+				if ((condition as { not: unknown }).not !== null) throw new ModuleInputError(`${source.label}: "${name}" can be compared with { not: null } only`)
+				parts.push(`${q(name)} IS NOT NULL`)
+			} else if (typeof condition === 'object' && !(condition instanceof Date) && 'in' in (condition as object)) {
 				const values = (condition as { in: unknown[] }).in
 				if (values.length === 0) parts.push('1 = 0')
 				else parts.push(`${q(name)} IN (${values.map((v) => param(checkValue(name, field, v, source.label), field)).join(', ')})`)

@@ -1,6 +1,6 @@
 /**
  * What a Module is: a definition in code that the compiler turns into a `mod_<id>` table on both
- * engines [R72]. A Module names its fields and indexes; the compiler adds the row id, the Store id
+ * engines [R31]. A Module names its fields and indexes; the compiler adds the row id, the Store id
  * and the timestamps, so no Module can forget the Store or spell it differently.
  */
 export type CoreRecord = 'product' | 'user' | 'order'

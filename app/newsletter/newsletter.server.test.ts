@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/helpers/databases'
+import { subscribersOf } from '../../tests/helpers/newsletter'
 import { newsletterRepository, readUnsubscribeToken, UNSUBSCRIBE_TOKEN_DAYS, unsubscribeToken } from './newsletter.server'
 import { unverifiedScope } from '../data/scope'
 
@@ -39,12 +40,12 @@ describe.each(PROVIDERS)('newsletter subscribers on %s', (provider) => {
 		const list = newsletterRepository(unverifiedScope(t.db, t.storeId))
 		await list.subscribe(email)
 		await list.subscribe(email)
-		expect(await t.db.newsletterSubscriber.count({ where: { email } })).toBe(1)
+		expect(await subscribersOf(t.db, t.storeId).count({ email })).toBe(1)
 		await list.unsubscribe(email)
-		expect((await t.db.newsletterSubscriber.findFirstOrThrow({ where: { email } })).unsubscribedAt).not.toBeNull()
+		expect((await subscribersOf(t.db, t.storeId).find({ email }))!.unsubscribed_at).not.toBeNull()
 		await list.subscribe(email)
-		expect((await t.db.newsletterSubscriber.findFirstOrThrow({ where: { email } })).unsubscribedAt).toBeNull()
+		expect((await subscribersOf(t.db, t.storeId).find({ email }))!.unsubscribed_at).toBeNull()
 		await newsletterRepository(unverifiedScope(t.db, 'another-store-id')).unsubscribe(email)
-		expect((await t.db.newsletterSubscriber.findFirstOrThrow({ where: { email } })).unsubscribedAt).toBeNull()
+		expect((await subscribersOf(t.db, t.storeId).find({ email }))!.unsubscribed_at).toBeNull()
 	})
 })

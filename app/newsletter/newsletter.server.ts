@@ -1,7 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { getConfig } from '../config/env.server'
-import type { Db } from '../data/db.server'
-import type { StoreScope } from '../data/scope'
+import { type Db, transaction } from '../data/db.server'
+import { type StoreScope, sameStore } from '../data/scope'
+import { moduleData } from '../modules/data-service.server'
+import { newsletterModule } from '../modules/newsletter/definition'
 import { enqueueMail, sendingConfigured } from '../email/outbox.server'
 import { plainMail } from '../email/render'
 import type { Renderer } from '../email/worker.server'
@@ -18,7 +20,10 @@ export type TokenPurpose = 'unsubscribe' | 'confirm'
  * and answers the same whether or not the address was already on the list; unsubscribing
  * needs no account, only a signed, expiring link for that Store and address.
  */
-export function newsletterRepository({ db, storeId }: StoreScope) {
+export function newsletterRepository(scope: StoreScope) {
+	const { db, storeId } = scope
+	// The list is the newsletter Module's table [R31]; this layer decides what a request may do with it.
+	const list = moduleData(scope, newsletterModule)
 	return {
 		/** Whether subscribing can work at all: the confirmation goes by mail. */
 		available: () => sendingConfigured(),
@@ -29,15 +34,12 @@ export function newsletterRepository({ db, storeId }: StoreScope) {
 		 * and an address is sent at most one confirmation a day, however often it is typed in.
 		 */
 		async subscribe(email: string) {
-			await db.$transaction(async (tx) => {
-				const existing = await tx.newsletterSubscriber.findUnique({
-					where: { storeId_email: { storeId, email } },
-					select: { confirmedAt: true, unsubscribedAt: true },
-				})
-				if (existing?.confirmedAt && !existing.unsubscribedAt) return
-				if (!existing) await tx.newsletterSubscriber.create({ data: { storeId, email } })
-				else if (existing.unsubscribedAt)
-					await tx.newsletterSubscriber.updateMany({ where: { storeId, email }, data: { unsubscribedAt: null, confirmedAt: null } })
+			await transaction(db, async (tx) => {
+				const subscribers = moduleData(sameStore(scope, tx), newsletterModule)
+				const existing = await subscribers.find({ email })
+				if (existing?.confirmed_at && !existing.unsubscribed_at) return
+				if (!existing) await subscribers.create({ email, confirmed_at: null, unsubscribed_at: null })
+				else if (existing.unsubscribed_at) await subscribers.update(existing.id, { unsubscribed_at: null, confirmed_at: null })
 				const day = new Date().toISOString().slice(0, 10)
 				await enqueueMail(tx, { storeId, kind: 'newsletter-confirm', subjectId: email, toAddress: email, dedupeKey: `newsletter:confirm:${email}:${day}` })
 			})
@@ -45,15 +47,13 @@ export function newsletterRepository({ db, storeId }: StoreScope) {
 
 		/** The owner followed the link: on the list from now. */
 		async confirm(email: string) {
-			const { count } = await db.newsletterSubscriber.updateMany({
-				where: { storeId, email, unsubscribedAt: null, confirmedAt: null },
-				data: { confirmedAt: new Date() },
-			})
-			return count === 1
+			const pending = await list.find({ email, unsubscribed_at: null, confirmed_at: null })
+			return pending !== null && (await list.update(pending.id, { confirmed_at: new Date() }, { confirmed_at: null, unsubscribed_at: null })) !== null
 		},
 
 		async unsubscribe(email: string) {
-			await db.newsletterSubscriber.updateMany({ where: { storeId, email, unsubscribedAt: null }, data: { unsubscribedAt: new Date() } })
+			const subscriber = await list.find({ email, unsubscribed_at: null })
+			if (subscriber) await list.update(subscriber.id, { unsubscribed_at: new Date() }, { unsubscribed_at: null })
 		},
 	}
 }

@@ -1,5 +1,5 @@
 /**
- * Product reviews, the first Module [R72] [R73], as shoppers and the operator meet them in
+ * Product reviews, the first Module [R31] [R32], as shoppers and the operator meet them in
  * Chromium with JavaScript and without: only a customer whose payment arrived may review, once;
  * a review shows (as text) after Store Admin approves it; bad input, a guest, a second review and
  * another customer's review id are refused with nothing changed.
@@ -37,7 +37,7 @@ for (const javaScriptEnabled of [true, false]) {
 	test.describe(`reviews with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
 		test.use({ javaScriptEnabled })
 
-		test('a buyer reviews once the payment arrived; the review shows after approval, as text [R72]', async ({ page, customer, browser }) => {
+		test('a buyer reviews once the payment arrived; the review shows after approval, as text [R31]', async ({ page, customer, browser }) => {
 			test.setTimeout(90_000)
 			await page.goto(PRODUCT)
 			await expect(page.getByTestId('review-eligibility')).toContainText('bought this product')

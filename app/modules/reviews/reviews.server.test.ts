@@ -10,7 +10,7 @@ import { adminRepositoriesFor, repositoriesFor } from '../../repositories.server
 
 const REVIEW = { rating: 4, title: 'Sturdy', body: 'Carries a week of groceries.' }
 
-describe.each(PROVIDERS)('product reviews on %s [R72]', (provider) => {
+describe.each(PROVIDERS)('product reviews on %s [R31]', (provider) => {
 	let t: TestDatabase
 	let product: { id: string }
 	let buyer: UserViewer

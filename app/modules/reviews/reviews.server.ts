@@ -1,7 +1,7 @@
 /**
  * Product reviews above the data service: the session-scoped layer that decides who may write
- * what [R72]. The service keeps rows inside the Store and checks their types; this file checks
- * that the viewer bought the product (through the core's `purchases` view [R73]), writes at most
+ * what [R31]. The service keeps rows inside the Store and checks their types; this file checks
+ * that the viewer bought the product (through the core's `purchases` view [R32]), writes at most
  * one review per customer and product, edits only the viewer's own, and shows only approved ones.
  */
 import { DomainError } from '../../errors.server'

@@ -54,7 +54,7 @@ const reviewForm = formSchema({
 })
 
 /**
- * Writing or editing a review [R72] (Sensitive, rate-limited): the product is the one this page
+ * Writing or editing a review [R31] (Sensitive, rate-limited): the product is the one this page
  * shows in the viewer's Store, the author is the session's user; neither comes from the form.
  */
 export async function action(args: Route.ActionArgs) {
