@@ -188,6 +188,41 @@ export const CAPABILITIES: readonly Capability[] = [
 		],
 	},
 	{
+		id: 'modules',
+		title: 'Modules: definitions compiled to mod_<id> tables on both engines, reached only through ModuleDataService',
+		rules: ['R31'],
+		maturity: 'experimental',
+		offered: true,
+		caveat: 'The compiler adds tables, optional fields and indexes; dropping or retyping a column is a migration you write by hand.',
+		proof: [
+			...proof(
+				'app/modules/compiler.test.ts',
+				'finds the committed migrations in step with the definitions (a definition changed without its migration fails here)',
+			),
+			...proof(
+				'app/modules/data-service.server.test.ts',
+				'keeps every statement inside its Store: another Store’s rows are not there to read, change or delete [R4]',
+			),
+		],
+	},
+	{
+		id: 'published-views',
+		title: 'Published views: column-projected reads of core and Module data',
+		rules: ['R32'],
+		maturity: 'experimental',
+		offered: true,
+		caveat: 'A migration that rebuilds a core table a view reads must drop and recreate the view (docs/modules.md).',
+		proof: [...proof('app/modules/data-service.server.test.ts', 'reads only the views its definition names, only their published columns [R32]')],
+	},
+	{
+		id: 'product-reviews',
+		title: 'Product reviews by customers who bought the product, shown after Store Admin approves them',
+		rules: ['R31', 'R32', 'R50'],
+		maturity: 'experimental',
+		offered: true,
+		proof: [],
+	},
+	{
 		id: 'guest-order-claiming',
 		title: 'Claiming guest Orders on registration',
 		rules: ['R71'],
@@ -199,11 +234,12 @@ export const CAPABILITIES: readonly Capability[] = [
 	},
 	{
 		id: 'managed-isolation',
-		title: 'Managed isolation (one Store Runtime and one commerce database per Store)',
-		rules: ['R4', 'R71'],
+		title: 'Managed isolation (the runtime isolating Stores and Modules from each other)',
+		rules: ['R4', 'R31', 'R71'],
 		maturity: 'experimental',
 		offered: true,
-		caveat: 'Do not host several Stores on one runtime or one database and rely on their separation.',
+		caveat:
+			'Module code runs in the store’s own process: ModuleDataService is a boundary in code, not a sandbox, so run only Modules you trust. Do not host several Stores on one runtime or one database and rely on their separation.',
 		proof: [],
 	},
 	// Offered when both SVC_ADMIN_OAUTH_CLIENT_* values are set (app/auth/sso.server.ts).

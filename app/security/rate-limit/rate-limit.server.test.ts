@@ -35,6 +35,12 @@ describe('route classes [R50] (four classes, one per request)', () => {
 		expect(classify('routes/admin/orders', 'GET').routeClass).toBe('admin')
 		expect(classify(undefined, 'GET').routeClass).toBe('general')
 	})
+
+	it('classes writing a review as Sensitive, refused beside its form, while reading the product stays General [R50]', () => {
+		expect(classify('routes/store/product', 'POST')).toEqual({ routeClass: 'sensitive', form: true })
+		expect(classify('routes/store/product', 'GET').routeClass).toBe('general')
+		expect(classify('routes/admin/reviews', 'POST').routeClass).toBe('admin')
+	})
 })
 
 type Backend = { name: string; make: () => Promise<{ limiter: Limiter; close: () => Promise<void> }> }
