@@ -81,7 +81,8 @@ describe('the Module compiler [R31]', () => {
 				version: reviewsModule.version + 1,
 				fields: { ...reviewsModule.fields, helpful: { type: 'integer', min: 0, max: 1_000_000, optional: true } },
 			})
-			const result = plan(readSnapshot(join(root, 'modules.json')), [changedReviews], CORE_VIEWS)
+			const modules = MODULES.map((m) => (m.id === changedReviews.id ? changedReviews : m))
+			const result = plan(readSnapshot(join(root, 'modules.json')), modules, CORE_VIEWS)
 			const name = writePlan(result, root, join(root, 'modules.json'))
 			const newest = (engine: string) =>
 				readdirSync(join(root, engine, 'migrations'))
@@ -93,7 +94,7 @@ describe('the Module compiler [R31]', () => {
 			expect(readFileSync(join(root, 'postgresql', 'migrations', name, 'migration.sql'), 'utf8')).toContain(
 				'ALTER TABLE "mod_reviews" ADD COLUMN "helpful" INTEGER CHECK',
 			)
-			expect(plan(readSnapshot(join(root, 'modules.json')), [changedReviews], CORE_VIEWS).changed).toEqual([])
+			expect(plan(readSnapshot(join(root, 'modules.json')), modules, CORE_VIEWS).changed).toEqual([])
 		} finally {
 			rmSync(root, { recursive: true, force: true })
 		}

@@ -122,6 +122,7 @@ describe.each(PROVIDERS)('ModuleDataService on %s [R31]', (provider) => {
 		expect(seen).toEqual([0, 1, 2, 3, 4])
 		await expect(data().list({ cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(ModuleInputError)
 		await expect(data().list({ orderBy: { field: 'store_id' as never } })).rejects.toBeInstanceOf(ModuleInputError)
+		await expect(data().list({ orderBy: { field: 'due' } })).rejects.toThrow(/order by a required field/)
 		for (const id of ids) await data().delete(id)
 	})
 

@@ -115,6 +115,8 @@ function reader(db: Db, storeId: string, source: Source) {
 		const order =
 			options.orderBy ?? (source.columns.has('created_at') ? { field: 'created_at', direction: 'desc' as const } : { field: 'id', direction: 'asc' as const })
 		const { name, field } = s.column(order.field)
+		// Cursor pages compare values, and NULL compares to nothing: order by a field every row has.
+		if (field.optional && name !== 'id') throw new ModuleInputError(`${source.label}: order by a required field, not "${name}"`)
 		const desc = order.direction !== 'asc'
 		let condition = s.where(options.where)
 		if (options.cursor) {

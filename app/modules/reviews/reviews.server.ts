@@ -69,7 +69,7 @@ export function reviewsRepository(reviews: Reviews, reviewer: Reviewer) {
 				await reviews.create({
 					product_id: productId,
 					customer_id: reviewer.userId,
-					author_name: reviewer.name.slice(0, 80),
+					author_name: [...reviewer.name].slice(0, 80).join(''),
 					...input,
 					status: 'pending',
 					moderated_at: null,
