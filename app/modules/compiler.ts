@@ -6,20 +6,20 @@
  * led by the Store id) and never drops or retypes a column by itself: data is not thrown away by
  * a tool.
  */
-import { type FieldType, type ModuleDefinition, ModuleDefinitionError, tableOf, viewTableOf } from './define'
+import { CORE_TABLES, type FieldType, type ModuleDefinition, ModuleDefinitionError, quoted as q, tableOf, viewTableOf } from './define'
 
 export type Engine = 'sqlite' | 'postgresql'
 export const ENGINES: readonly Engine[] = ['sqlite', 'postgresql']
 
-/** A view the core publishes: its SQL reads core tables and exposes only `columns` (plus store_id). */
-export type CoreView = { name: string; columns: readonly string[]; select: string }
+/** The type a view column has for the Module code that reads it. */
+export type ViewColumnType = 'string' | 'integer' | 'boolean' | 'timestamp'
+
+/** A view the core publishes: its SQL reads core tables and exposes only `columns` (plus id and store_id). */
+export type CoreView = { name: string; columns: Readonly<Record<string, ViewColumnType>>; select: string }
 
 type CompiledModule = Omit<ModuleDefinition, 'id' | 'reads'>
 export type Snapshot = { modules: Record<string, CompiledModule>; views: Record<string, string> }
 export const EMPTY_SNAPSHOT: Snapshot = { modules: {}, views: {} }
-
-const q = (name: string) => `"${name}"`
-const CORE_TABLES: Record<string, string> = { product: 'products', user: 'users', order: 'orders' }
 
 function columnType(field: FieldType, engine: Engine) {
 	const pg = engine === 'postgresql'

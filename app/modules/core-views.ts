@@ -9,20 +9,14 @@ export const CORE_VIEWS: readonly CoreView[] = [
 	{
 		// One row per Order line: who bought which product, and where the Order stands.
 		name: 'purchases',
-		columns: ['order_id', 'product_id', 'customer_id', 'status', 'placed_at'],
+		columns: { order_id: 'string', product_id: 'string', customer_id: 'string', status: 'string', placed_at: 'timestamp' },
 		select:
 			'SELECT l."id" AS "id", o."storeId" AS "store_id", o."id" AS "order_id", l."productId" AS "product_id", o."userId" AS "customer_id", o."status" AS "status", o."createdAt" AS "placed_at" FROM "orders" o JOIN "order_lines" l ON l."orderId" = o."id"',
 	},
 	{
 		// What a shopper may see of a Product anyway: its name, address and whether it is on sale.
 		name: 'catalog',
-		columns: ['slug', 'title', 'status'],
+		columns: { slug: 'string', title: 'string', status: 'string' },
 		select: 'SELECT p."id" AS "id", p."storeId" AS "store_id", p."slug" AS "slug", p."title" AS "title", p."status" AS "status" FROM "products" p',
 	},
 ]
-
-/** The types of the core views' columns, as the data service hands them to Module code. */
-export const CORE_VIEW_TYPES: Record<string, Record<string, 'string' | 'integer' | 'boolean' | 'timestamp'>> = {
-	purchases: { order_id: 'string', product_id: 'string', customer_id: 'string', status: 'string', placed_at: 'timestamp' },
-	catalog: { slug: 'string', title: 'string', status: 'string' },
-}

@@ -9,8 +9,11 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '../data/db.server'
 import { engineOf } from '../data/db.server'
 import type { StoreScope } from '../data/scope'
-import { CORE_VIEW_TYPES } from './core-views'
-import { type CoreRecord, type FieldType, type ModuleDefinition, tableOf, viewTableOf } from './define'
+import { isUniqueViolation } from '../data/unique-violation'
+import type { ViewColumnType } from './compiler'
+import { CORE_VIEWS } from './core-views'
+import { CORE_TABLES, type FieldType, type ModuleDefinition, quoted as q, tableOf, viewTableOf } from './define'
+import { MODULES } from './registry'
 import { ModuleInputError, checkValue, fromDatabase, toDatabase } from './values'
 
 export { ModuleInputError }
@@ -40,18 +43,8 @@ export type Page<R> = { rows: R[]; next: string | null }
 export class ModuleConflictError extends Error {}
 
 export const MAX_PAGE = 100
-const q = (name: string) => `"${name}"`
-const CORE_TABLES: Record<CoreRecord, string> = { product: 'products', user: 'users', order: 'orders' }
-
 type Column = { name: string; field: FieldType }
 type Source = { table: string; columns: Map<string, FieldType>; label: string }
-
-function isUniqueError(error: unknown) {
-	const e = error as { code?: string; message?: string; meta?: unknown } | null
-	if (e?.code === 'P2002') return true
-	const text = `${e?.message ?? ''} ${JSON.stringify(e?.meta ?? {})}`
-	return /UNIQUE constraint failed|23505|duplicate key value/i.test(text)
-}
 
 /** Statements over one table or view of one Store, written for the engine behind `db`. */
 function statements(db: Db, storeId: string, source: Source) {
@@ -152,7 +145,8 @@ function reader(db: Db, storeId: string, source: Source) {
 }
 
 const ID: [string, FieldType] = ['id', { type: 'string', maxLength: 100 }]
-const SYSTEM: [string, FieldType][] = [ID, ['created_at', { type: 'timestamp' }], ['updated_at', { type: 'timestamp' }]]
+const TIMESTAMP: FieldType = { type: 'timestamp' }
+const SYSTEM: [string, FieldType][] = [ID, ['created_at', TIMESTAMP], ['updated_at', TIMESTAMP]]
 
 /**
  * The data service of one Module inside one Store. Build it with the runtime's or the viewer's
@@ -161,11 +155,7 @@ const SYSTEM: [string, FieldType][] = [ID, ['created_at', { type: 'timestamp' }]
  */
 export function moduleData<const D extends ModuleDefinition>(scope: StoreScope, definition: D) {
 	const { db, storeId } = scope
-	const table: Source = {
-		table: tableOf(definition.id),
-		columns: new Map([...Object.entries(definition.fields), ...SYSTEM]),
-		label: `Module "${definition.id}"`,
-	}
+	const table = tableSource(definition)
 	const rows = reader(db, storeId, table)
 	type R = Row<D>
 
@@ -214,15 +204,15 @@ export function moduleData<const D extends ModuleDefinition>(scope: StoreScope, 
 				['id', randomUUID(), undefined],
 				['store_id', storeId, undefined],
 				...Object.entries(data).map(([n, v]): [string, unknown, FieldType] => [n, v, definition.fields[n]!]),
-				['created_at', now, { type: 'timestamp' }],
-				['updated_at', now, { type: 'timestamp' }],
+				['created_at', now, TIMESTAMP],
+				['updated_at', now, TIMESTAMP],
 			]
 			const s = statements(db, storeId, table)
 			const sql = `INSERT INTO ${q(table.table)} (${all.map(([n]) => q(n)).join(', ')}) VALUES (${all.map(([, v, f]) => s.param(v, f)).join(', ')})`
 			try {
 				await db.$executeRawUnsafe(sql, ...s.params)
 			} catch (error) {
-				if (isUniqueError(error)) throw new ModuleConflictError(`${table.label}: a row with these values exists`)
+				if (isUniqueViolation(error)) throw new ModuleConflictError(`${table.label}: a row with these values exists`)
 				throw error
 			}
 			return { ...(data as Values<D>), id: all[0]![1] as string, created_at: now, updated_at: now } as R
@@ -243,14 +233,14 @@ export function moduleData<const D extends ModuleDefinition>(scope: StoreScope, 
 			const s = statements(db, storeId, table)
 			const sets = [
 				...Object.entries(data).map(([n, v]) => `${q(n)} = ${s.param(v, definition.fields[n])}`),
-				`${q('updated_at')} = ${s.param(new Date(), { type: 'timestamp' })}`,
+				`${q('updated_at')} = ${s.param(new Date(), TIMESTAMP)}`,
 			]
 			const condition = s.where({ ...(where as Record<string, unknown>), id })
 			try {
 				const changed = await db.$executeRawUnsafe(`UPDATE ${q(table.table)} SET ${sets.join(', ')} WHERE ${condition}`, ...s.params)
 				if (changed === 0) return null
 			} catch (error) {
-				if (isUniqueError(error)) throw new ModuleConflictError(`${table.label}: a row with these values exists`)
+				if (isUniqueViolation(error)) throw new ModuleConflictError(`${table.label}: a row with these values exists`)
 				throw error
 			}
 			return get(id)
@@ -263,35 +253,59 @@ export function moduleData<const D extends ModuleDefinition>(scope: StoreScope, 
 		/** A published view this Module declared it reads: only the view's own columns, only this Store. */
 		view(name: string) {
 			if (!(definition.reads ?? []).includes(name)) throw new ModuleInputError(`${table.label} does not read the view "${name}"`)
-			const types = CORE_VIEW_TYPES[name] ?? publishedViewTypes(name)
-			const columns = new Map<string, FieldType>([ID, ...Object.entries(types).map(([c, t]): [string, FieldType] => [c, asField(t)])])
-			return reader(db, storeId, { table: viewTableOf(name), columns, label: `the view "${name}"` })
+			const source = viewSources().get(name)
+			if (!source) throw new ModuleInputError(`no one publishes the view "${name}"`)
+			return reader(db, storeId, source)
 		},
 	}
 }
 
 export type ModuleDataService<D extends ModuleDefinition> = ReturnType<typeof moduleData<D>>
 
-const asField = (type: string): FieldType =>
-	type === 'integer' ? { type: 'integer', min: -2_147_483_648, max: 2_147_483_647, optional: true } : ({ type, maxLength: 10_000, optional: true } as FieldType)
-
-const publishedByModules = new Map<string, Record<string, string>>()
-/** Registers the views Modules publish (the registry does, once), so readers know their columns' types. */
-export function registerPublishedViews(definitions: readonly ModuleDefinition[]) {
-	for (const definition of definitions)
-		for (const view of definition.publishes ?? [])
-			publishedByModules.set(
-				view.name,
-				Object.fromEntries(
-					view.columns.map((c) => [
-						c,
-						c === 'id' ? 'string' : c === 'created_at' ? 'timestamp' : definition.fields[c]!.type === 'reference' ? 'string' : definition.fields[c]!.type,
-					]),
-				),
-			)
+/** A Module's table as the service reads it, worked out once per definition (repositories are built per request). */
+const tables = new WeakMap<ModuleDefinition, Source>()
+function tableSource(definition: ModuleDefinition): Source {
+	let source = tables.get(definition)
+	if (!source) {
+		source = { table: tableOf(definition.id), columns: new Map([...Object.entries(definition.fields), ...SYSTEM]), label: `Module "${definition.id}"` }
+		tables.set(definition, source)
+	}
+	return source
 }
-function publishedViewTypes(name: string) {
-	const types = publishedByModules.get(name)
-	if (!types) throw new ModuleInputError(`no one publishes the view "${name}"`)
-	return types
+
+/** A core view column's type as the service checks filters against it (any value a column may hold). */
+const viewField = (type: ViewColumnType): FieldType =>
+	type === 'integer'
+		? { type, min: -2_147_483_648, max: 2_147_483_647, optional: true }
+		: type === 'string'
+			? { type, maxLength: 10_000, optional: true }
+			: { type, optional: true }
+
+let published: Map<string, Source> | undefined
+/** Every published view and its columns: the core's, and those Modules publish from their own fields. */
+function viewSources() {
+	published ??= new Map([
+		...CORE_VIEWS.map((view): [string, Source] => [
+			view.name,
+			{
+				table: viewTableOf(view.name),
+				columns: new Map([ID, ...Object.entries(view.columns).map(([c, t]): [string, FieldType] => [c, viewField(t)])]),
+				label: `the view "${view.name}"`,
+			},
+		]),
+		...(MODULES as readonly ModuleDefinition[]).flatMap((definition) =>
+			(definition.publishes ?? []).map((view): [string, Source] => [
+				view.name,
+				{
+					table: viewTableOf(view.name),
+					columns: new Map([
+						ID,
+						...view.columns.filter((c) => c !== 'id').map((c): [string, FieldType] => [c, c === 'created_at' ? TIMESTAMP : definition.fields[c]!]),
+					]),
+					label: `the view "${view.name}"`,
+				},
+			]),
+		),
+	])
+	return published
 }

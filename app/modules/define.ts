@@ -70,5 +70,11 @@ export function defineModule<const D extends ModuleDefinition>(definition: D): D
 	return definition
 }
 
+/** The core table behind each kind of reference (every one has an `id` and a `storeId`). */
+export const CORE_TABLES: Readonly<Record<CoreRecord, string>> = { product: 'products', user: 'users', order: 'orders' }
+
+/** A quoted SQL identifier; only names a definition passed `defineModule` (or the core's own) reach it. */
+export const quoted = (name: string) => `"${name}"`
+
 export const tableOf = (moduleId: string) => `mod_${moduleId}`
 export const viewTableOf = (viewName: string) => `view_${viewName}`

@@ -1,4 +1,3 @@
-import { registerPublishedViews } from './data-service.server'
 import { newsletterModule } from './newsletter/definition'
 import { reviewsModule } from './reviews/definition'
 
@@ -7,5 +6,3 @@ import { reviewsModule } from './reviews/definition'
  * and views on both engines; a test fails when the list and the committed migrations differ.
  */
 export const MODULES = [reviewsModule, newsletterModule] as const
-
-registerPublishedViews(MODULES)
