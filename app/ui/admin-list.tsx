@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Form, useSearchParams } from 'react-router'
+import { Form, Link, useSearchParams } from 'react-router'
 import { Pager } from './pager'
 
 export type Column<T> = { header: string; cell(row: T): ReactNode }
@@ -82,5 +82,46 @@ export function AdminList<T extends { id: string }>({
 			)}
 			<Pager {...pager} always />
 		</section>
+	)
+}
+
+/**
+ * Links to a Store Admin list's states, each with its count and the current one marked; `all`
+ * adds a first link with no filter. Email, newsletter and reviews share it.
+ */
+export function StateLinks<S extends string>({
+	path,
+	param,
+	states,
+	current,
+	counts,
+	all = false,
+	children,
+}: {
+	path: string
+	param: string
+	states: readonly S[]
+	current: S | null
+	counts: Partial<Record<S, number>>
+	all?: boolean
+	children?: ReactNode
+}) {
+	return (
+		<p>
+			{all ? (
+				<Link to={path} aria-current={current === null ? 'page' : undefined}>
+					All
+				</Link>
+			) : null}
+			{states.map((s, i) => (
+				<span key={s}>
+					{all || i > 0 ? ' · ' : ''}
+					<Link to={`${path}?${param}=${s}`} aria-current={s === current ? 'page' : undefined}>
+						{s} ({counts[s] ?? 0})
+					</Link>
+				</span>
+			))}
+			{children}
+		</p>
 	)
 }

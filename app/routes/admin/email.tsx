@@ -1,4 +1,4 @@
-import { data, Form, Link } from 'react-router'
+import { data, Form } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/email'
 import { requireAdmin } from '../../auth/guards.server'
@@ -7,6 +7,7 @@ import { sendingConfigured } from '../../email/outbox.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
+import { StateLinks } from '../../ui/admin-list'
 
 export const meta = () => [{ title: 'Email · Store Admin' }]
 
@@ -55,17 +56,7 @@ export default function EmailOutbox({ loaderData, actionData }: Route.ComponentP
 					: 'Sending is not configured (EMAIL_SMTP_URL and EMAIL_FROM): this store writes and sends no mail.'}
 			</p>
 			{actionData && 'formError' in actionData && actionData.formError ? <p className="form-error">{actionData.formError}</p> : null}
-			<p>
-				<Link to="/admin/email">All</Link>
-				{OUTBOX_STATUSES.map((s) => (
-					<span key={s}>
-						{' · '}
-						<Link to={`/admin/email?status=${s}`}>
-							{s} ({counts[s] ?? 0})
-						</Link>
-					</span>
-				))}
-			</p>
+			<StateLinks path="/admin/email" param="status" states={OUTBOX_STATUSES} current={status} counts={counts} all />
 			{mails.length === 0 ? (
 				<p data-testid="email-empty">{status ? `No ${status} mail.` : 'No mail yet.'}</p>
 			) : (

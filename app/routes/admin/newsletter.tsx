@@ -1,8 +1,8 @@
-import { Link } from 'react-router'
 import type { Route } from './+types/newsletter'
 import { requireAdmin } from '../../auth/guards.server'
 import { SUBSCRIBER_STATES, type SubscriberState } from '../../newsletter/subscriber-states'
 import { adminRepositoriesFor } from '../../repositories.server'
+import { StateLinks } from '../../ui/admin-list'
 
 export const meta = () => [{ title: 'Newsletter · Store Admin' }]
 
@@ -35,17 +35,10 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
 		<section>
 			<h1>Newsletter</h1>
 			<p className="hint">Only confirmed addresses may be sent a newsletter: their owners followed the confirmation link.</p>
-			<p>
-				{SUBSCRIBER_STATES.map((s, i) => (
-					<span key={s}>
-						{i > 0 ? ' · ' : ''}
-						<Link to={`/admin/newsletter?state=${s}`} aria-current={s === state ? 'page' : undefined}>
-							{s} ({counts[s]})
-						</Link>
-					</span>
-				))}{' '}
+			<StateLinks path="/admin/newsletter" param="state" states={SUBSCRIBER_STATES} current={state} counts={counts}>
+				{' '}
 				· <a href={`/admin/newsletter/export?state=${state}`}>Export {state} as CSV</a>
-			</p>
+			</StateLinks>
 			{subscribers.length === 0 ? (
 				<p data-testid="subscribers-empty">No {state} addresses.</p>
 			) : (

@@ -6,6 +6,7 @@ import { REVIEW_STATUSES, type ReviewStatus } from '../../modules/reviews/defini
 import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formSchema, parseForm, recordId } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
+import { StateLinks } from '../../ui/admin-list'
 import { FormError } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Reviews · Store Admin' }]
@@ -46,16 +47,7 @@ export default function ReviewModeration({ loaderData, actionData }: Route.Compo
 			<h1>Reviews</h1>
 			<p className="hint">Customers who bought a product can review it; a review shows on the product page once approved here.</p>
 			<FormError message={actionData && 'formError' in actionData ? actionData.formError : undefined} />
-			<p>
-				{REVIEW_STATUSES.map((s, i) => (
-					<span key={s}>
-						{i > 0 ? ' · ' : ''}
-						<Link to={`/admin/reviews?status=${s}`} aria-current={s === status ? 'page' : undefined}>
-							{s} ({counts[s]})
-						</Link>
-					</span>
-				))}
-			</p>
+			<StateLinks path="/admin/reviews" param="status" states={REVIEW_STATUSES} current={status} counts={counts} />
 			{reviews.length === 0 ? (
 				<p data-testid="reviews-empty">No {status} reviews.</p>
 			) : (
