@@ -16,5 +16,10 @@ export default {
 		// normalisation: `signInUrlFor` strips `.data` and `_routes` itself, and every other reader
 		// takes named search parameters.
 		v8_passThroughRequests: true,
+		// Said explicitly, so the build does not warn about them at every set-up: today's behaviour
+		// is kept until React Router 8 makes each the default (none changes what a shopper sees).
+		v8_splitRouteModules: false,
+		v8_viteEnvironmentApi: false,
+		v8_trailingSlashAwareDataRequests: false,
 	},
 } satisfies Config

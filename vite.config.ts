@@ -4,7 +4,17 @@ import { defineConfig } from 'vite'
 export default defineConfig(({ mode }) => ({
 	// The React Router plugin must not run under vitest (it expects a full app build).
 	plugins: mode === 'test' ? [] : [reactRouter()],
-	build: { sourcemap: false },
+	build: {
+		sourcemap: false,
+		rollupOptions: {
+			// Resource routes (uploads, events, health, media…) have no component, so their client
+			// chunk is empty by design: a warning at every set-up that nobody can act on.
+			onwarn(warning, warn) {
+				if (warning.code === 'EMPTY_BUNDLE') return
+				warn(warning)
+			},
+		},
+	},
 	server: { hmr: { port: Number(process.env.HMR_PORT ?? 24678) } },
 	test: {
 		include: ['app/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/integration/**/*.test.ts'],

@@ -1,7 +1,11 @@
 import { auditRepository } from './audit/audit.server'
 import { cartRepository, mergeGuestCart } from './cart/cart.server'
 import { adminProductsRepository } from './catalog/admin-products.server'
+import { adminCollectionsRepository } from './catalog/admin-collections.server'
+import { productImagesRepository } from './catalog/product-images.server'
 import { adminOrdersRepository } from './orders/admin-orders.server'
+import { dashboardRepository } from './orders/dashboard.server'
+import { adminCustomersRepository } from './customers/admin-customers.server'
 import { adminConnectionsRepository } from './payments/admin-connections.server'
 import { eventInboxRepository } from './payments/events/inbox.server'
 import { catalogRepository } from './catalog/catalog.server'
@@ -139,7 +143,11 @@ export function adminRepositoriesFor(viewer: AdminViewer, db: Db = getDb(), stor
 		uploads: repositoriesFor(viewer, db, storage).uploads,
 		audit: auditRepository(db, viewer),
 		products: adminProductsRepository(db, viewer),
+		collections: adminCollectionsRepository(db, viewer),
+		productImages: productImagesRepository(db, viewer),
 		adminOrders: adminOrdersRepository(db, viewer),
+		dashboard: dashboardRepository(db, viewer),
+		customers: adminCustomersRepository(db, viewer),
 		connections: adminConnectionsRepository(db, viewer),
 		events: eventInboxRepository(db, viewer),
 		checklist: () => adminChecklist(db, viewer.storeId),

@@ -2,6 +2,7 @@ import { Form, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollR
 import type { Route } from './+types/root'
 import { getViewer } from './auth/guards.server'
 import { viewerMiddleware } from './auth/viewer.server'
+import { MAX_SEARCH_LENGTH } from './catalog/search-terms'
 import { repositoriesFor } from './repositories.server'
 import { formRefusalMiddleware } from './security/rate-limit/refusal.server'
 import { isAdmin } from './data/viewer'
@@ -46,6 +47,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					<Link to="/" className="brand">
 						{root?.storeName ?? 'Back to the store'}
 					</Link>
+					<Form method="get" action="/search" role="search" className="site-search">
+						<label htmlFor="site-search" className="visually-hidden">
+							Search products
+						</label>
+						<input id="site-search" type="search" name="q" placeholder="Search products" maxLength={MAX_SEARCH_LENGTH} />
+						<button type="submit">Search</button>
+					</Form>
 					{/* Without root data (an error thrown by route middleware before any
 					    loader ran) the viewer is unknown: show no account links rather than wrong ones. */}
 					{root ? <AccountNav viewer={root.viewer} cartCount={root.cartCount} /> : null}

@@ -9,10 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { createDb } from '../app/data/db.server'
 import { cookieHeader } from '../tests/helpers/http'
 import { benchBudget, buildBaseline } from './bench/budget'
-import { benchEvents } from './bench/events'
+import { checkoutRow } from './bench/checkout'
 import { benchRedisFaults } from './bench/redis-faults'
 import { benchAdmin as admin, measure as measureRow, postForm, type Server, startStore as startServer } from './bench/servers'
 import { benchUploads } from './bench/uploads'
@@ -81,7 +80,7 @@ async function benchFeatures() {
 			await measure('GET / (guest)', { url: `${base}/`, headers: { cookie: shop.guestCookie } }),
 			await measure('GET /products/:slug (guest)', { url: `${base}/products/canvas-tote`, headers: { cookie: shop.guestCookie } }),
 			await measure('GET /cart (guest, 3 lines)', { url: `${base}/cart`, headers: { cookie: shop.cartCookie } }),
-			await measureCheckout(shop),
+			await checkoutRow(main, { connections }),
 			await measure('GET /account (customer)', { url: `${base}/account`, headers: { cookie: customer.cookie } }),
 			await measure('GET /admin/store (admin)', { url: `${base}/admin/store`, headers: { cookie: adminCookie } }),
 			await measure('GET /admin/store.data (admin)', { url: `${base}/admin/store.data`, headers: { cookie: adminCookie } }),
@@ -103,8 +102,6 @@ async function benchFeatures() {
 		console.table(uploadRows)
 		console.log('\nrate limits on a General page (GET /products/canvas-tote): off, in memory, Redis\n')
 		console.table(await benchRateLimits())
-		console.log('\nprovider event ingest (each event delivered 10 times, shuffled, 10 at a time)\n')
-		console.table(await benchEvents())
 		await benchRedisFaults()
 	} finally {
 		await main.stop()
@@ -182,65 +179,7 @@ async function prepareShopper() {
 			body: new URLSearchParams({ intent: 'add', productId, quantity: '1' }),
 		})
 	}
-	const notebook = /name="productId" value="([^"]+)"/.exec(await (await fetch(`${base}/products/field-notebook`)).text())?.[1] ?? ''
-	return { guestCookie, cartCookie, notebook }
-}
-
-/**
- * Checkout submits: each request is a different guest (its own cart of one notebook, its
- * own idempotency key), placing a real Order in one transaction. Carts are prepared first,
- * so the row times the checkout alone.
- */
-async function measureCheckout(shop: { notebook: string }) {
-	// Enough stock for every checkout of the row (the demo has 60 notebooks).
-	const db = createDb(main.databaseUrl)
-	await db.product.updateMany({ data: { stock: 1_000_000 } })
-	await db.$disconnect()
-	const guests: string[] = []
-	for (let i = 0; i < 400; i++) {
-		const home = await fetch(`${base}/no-such-page`)
-		const cookie = cookieHeader(home.headers)
-		await fetch(`${base}/cart`, {
-			method: 'POST',
-			redirect: 'manual',
-			headers: { cookie, origin: base },
-			body: new URLSearchParams({ intent: 'add', productId: shop.notebook, quantity: '1' }),
-		})
-		guests.push(cookie)
-	}
-	let next = 0
-	const form = (key: string) =>
-		new URLSearchParams({
-			email: 'bench@example.com',
-			name: 'Bench Buyer',
-			addressLine1: '1 Bench Street',
-			addressLine2: '',
-			city: 'Loadtown',
-			postalCode: '12345',
-			country: 'US',
-			payment: 'offline',
-			idempotencyKey: key,
-		}).toString()
-	const row = await measure('POST /checkout (offline, new Order)', {
-		url: base,
-		amount: guests.length,
-		requests: [
-			{
-				method: 'POST',
-				path: '/checkout',
-				setupRequest: (request) => {
-					const cookie = guests[next++ % guests.length] ?? ''
-					const headers = { ...request.headers, cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' }
-					return { ...request, headers, body: form(crypto.randomUUID()) }
-				},
-			},
-		],
-	})
-	// The row counts only if every submit really placed an Order.
-	const check = createDb(main.databaseUrl)
-	const placed = await check.order.count({ where: { email: 'bench@example.com' } })
-	await check.$disconnect()
-	return { ...row, route: `${row.route}: ${placed} placed` }
+	return { guestCookie, cartCookie }
 }
 
 function measure(title: string, options: autocannon.Options) {

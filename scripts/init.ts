@@ -4,6 +4,8 @@
  */
 import { getAuth } from '../app/auth/auth.server'
 import { seedDemoProducts } from '../app/catalog/demo.server'
+import { getStorage } from '../app/uploads/storage/index.server'
+import { checkSvg } from '../app/uploads/svg.server'
 import { ensureOfflineConnection, upsertStripeConnection } from '../app/payments/connections.server'
 import { getDb } from '../app/data/db.server'
 import { ensureRuntimeStore } from '../app/data/runtime-store.server'
@@ -60,9 +62,21 @@ if (config.stripe) {
 	await upsertStripeConnection(scope, config.stripe)
 	console.log('[init] Stripe Connection "stripe" configured (keys stored encrypted)')
 }
+// Process warnings (a library's notice about Node versions) as one line of init's own output.
+process.removeAllListeners('warning')
+process.on('warning', (warning) => console.warn(`[init] ${warning.message.split('\n')[0]}`))
+
 if (process.argv.includes('--demo')) {
 	if (config.isProduction) console.warn('[init] WARNING: adding demo Products to a production store; they are for sale until archived.')
-	const created = await seedDemoProducts(scope)
+	const storage = getStorage()
+	const created = await seedDemoProducts(scope, {
+		put: (key, bytes, type) => storage.put(key, bytes, type),
+		checkSvg,
+		failed(slug, error) {
+			console.warn(`[init] demo product ${slug}: its image could not be stored (${(error as Error).message?.slice(0, 120)}); it is added without one`)
+			return null
+		},
+	})
 	console.log(`[init] demo products: ${created} created`)
 }
 

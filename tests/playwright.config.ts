@@ -45,8 +45,9 @@ const baseURL = `http://127.0.0.1:${port}`
 
 export default defineConfig({
 	testDir: './e2e',
-	// Headers, start-up refusals and rate limits (their counts live in memory or Redis, never in the
-	// database) do not depend on the engine: once, on SQLite, is enough.
+	// Headers, start-up refusals, rate limits (their counts live in memory or Redis, never in the
+	// database), accessibility and the phone layout (what a page renders, not where its data lives)
+	// do not depend on the engine: once, on SQLite, is enough.
 	testMatch:
 		engine === 'postgresql'
 			? [
@@ -56,6 +57,13 @@ export default defineConfig({
 					'hardening.spec.ts',
 					'uploads.spec.ts',
 					'storefront.spec.ts',
+					'catalog-search.spec.ts',
+					'collections.spec.ts',
+					'product-images.spec.ts',
+					'payment-instructions.spec.ts',
+					'refunds.spec.ts',
+					'order-timeline.spec.ts',
+					'saved-address.spec.ts',
 					'store-admin.spec.ts',
 					'events.spec.ts',
 					'sso.spec.ts',

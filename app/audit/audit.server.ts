@@ -48,7 +48,34 @@ export function auditRepository(db: Db, admin: AdminViewer) {
 				}),
 				db.auditEntry.count({ where }),
 			])
-			return { entries, total, page, pages: Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE)) }
+			const targets = await targetsOf(db, admin.storeId, entries)
+			return {
+				entries: entries.map((entry) => ({ ...entry, target: targets.get(`${entry.targetType}:${entry.targetId}`) ?? null })),
+				total,
+				page,
+				pages: Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE)),
+			}
 		},
 	}
+}
+
+export type AuditTarget = { label: string; href: string }
+
+/**
+ * What a page of entries changed, as people name it: an Order by its number (#1001), a product or
+ * a collection by its title, each linking to its Store Admin page. One query per kind present on
+ * the page, in this Store only; a target deleted since has no name (the entry keeps its id).
+ */
+async function targetsOf(db: Db, storeId: string, entries: ReadonlyArray<{ targetType: string; targetId: string | null }>) {
+	const idsOf = (type: string) => [...new Set(entries.filter((e) => e.targetType === type && e.targetId).map((e) => e.targetId as string))]
+	const [orders, products, collections] = await Promise.all([
+		idsOf('order').length ? db.order.findMany({ where: { storeId, id: { in: idsOf('order') } }, select: { id: true, number: true } }) : [],
+		idsOf('product').length ? db.product.findMany({ where: { storeId, id: { in: idsOf('product') } }, select: { id: true, title: true } }) : [],
+		idsOf('collection').length ? db.collection.findMany({ where: { storeId, id: { in: idsOf('collection') } }, select: { id: true, title: true } }) : [],
+	])
+	const targets = new Map<string, AuditTarget>()
+	for (const order of orders) targets.set(`order:${order.id}`, { label: `#${order.number}`, href: `/admin/orders/${order.number}` })
+	for (const product of products) targets.set(`product:${product.id}`, { label: product.title, href: `/admin/products/${product.id}` })
+	for (const collection of collections) targets.set(`collection:${collection.id}`, { label: collection.title, href: `/admin/collections/${collection.id}` })
+	return targets
 }

@@ -31,8 +31,9 @@ export async function requireAdmin(args: GuardArgs): Promise<AdminViewer> {
 }
 
 /** Signed-in users have no business on sign-in and sign-up pages. */
-export async function requireGuest(args: GuardArgs, to = '/account') {
+/** A signed-in visitor goes to `to`, or, without one, to their home: Store Admin for admins, else /account. */
+export async function requireGuest(args: GuardArgs, to = '') {
 	const viewer = await getViewer(args)
-	if (viewer.kind === 'user') throw redirect(to)
+	if (viewer.kind === 'user') throw redirect(to || (isAdmin(viewer) ? '/admin' : '/account'))
 	return viewer
 }

@@ -42,7 +42,7 @@ export async function clearedChallengeCookie(): Promise<string> {
 	return parts.join('; ')
 }
 
-export type CodeCheck = { ok: true; headers: Headers } | { ok: false; reason: 'wrong-code' | 'restart' | 'locked'; headers: Headers }
+export type CodeCheck = { ok: true; headers: Headers; response: unknown } | { ok: false; reason: 'wrong-code' | 'restart' | 'locked'; headers: Headers }
 
 /** The second step of a password sign-in: a TOTP code or a backup code against the challenge cookie. */
 export async function verifySignInCode(input: { method: 'totp' | 'backup'; code: string; request: Request }): Promise<CodeCheck> {
@@ -51,7 +51,7 @@ export async function verifySignInCode(input: { method: 'totp' | 'backup'; code:
 		input.method === 'totp'
 			? await outcome(() => auth.api.verifyTOTP({ body: { code: input.code }, headers: input.request.headers, returnHeaders: true }))
 			: await outcome(() => auth.api.verifyBackupCode({ body: { code: input.code }, headers: input.request.headers, returnHeaders: true }))
-	if (result.ok) return { ok: true, headers: result.headers }
+	if (result.ok) return { ok: true, headers: result.headers, response: result.response }
 	if (CHALLENGE_OVER.has(result.code)) return { ok: false, reason: 'restart', headers: result.headers }
 	if (result.code === LOCKED) return { ok: false, reason: 'locked', headers: result.headers }
 	return { ok: false, reason: 'wrong-code', headers: result.headers }

@@ -13,7 +13,8 @@ export type ProductInput = {
 	priceMinor: number
 	stock: number
 	status: ProductStatus
-	imageKey: string | null
+	/** Makes this upload the main image (first in the gallery); null or absent leaves the gallery as it is. */
+	imageKey?: string | null
 }
 
 export const ADMIN_PAGE_SIZE = 20
@@ -50,6 +51,21 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 		if (!upload) throw new DomainError(400, 'Choose one of this store’s uploaded images.', 'imageKey')
 	}
 
+	/** The upload becomes the first image of the gallery (added when absent) and the main image. */
+	const putFirst = async (tx: Pick<Db, 'productImage' | 'product'>, productId: string, key: string) => {
+		const rest = (await tx.productImage.findMany({ where: { productId }, orderBy: [{ position: 'asc' }, { key: 'asc' }], select: { key: true } }))
+			.map((row) => row.key)
+			.filter((other) => other !== key)
+		await tx.productImage.upsert({
+			where: { productId_key: { productId, key } },
+			create: { storeId, productId, key, position: 0 },
+			update: { position: 0 },
+		})
+		for (const [index, other] of rest.entries())
+			await tx.productImage.update({ where: { productId_key: { productId, key: other } }, data: { position: index + 1 } })
+		await tx.product.update({ where: { id: productId }, data: { imageKey: key } })
+	}
+
 	const own = async (id: string) => {
 		const product = await db.product.findFirst({ where: { id, storeId }, select: adminFields })
 		if (!product) throw notFound('That product')
@@ -78,12 +94,13 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 
 		get: own,
 
-		async create(input: ProductInput) {
+		async create({ imageKey, ...input }: ProductInput) {
 			checkLimits(input)
-			await checkImage(input.imageKey)
+			await checkImage(imageKey ?? null)
 			try {
 				const created = await db.$transaction(async (tx) => {
 					const product = await tx.product.create({ data: { ...input, storeId }, select: { id: true } })
+					if (imageKey) await putFirst(tx, product.id, imageKey)
 					await auditEntry(tx, admin, {
 						action: 'product.create',
 						targetType: 'product',
@@ -100,14 +117,20 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 			}
 		},
 
-		async update(id: string, input: ProductInput) {
+		async update(id: string, { imageKey, ...input }: ProductInput) {
 			checkLimits(input)
 			const before = await own(id)
-			await checkImage(input.imageKey)
+			await checkImage(imageKey ?? null)
 			try {
 				await db.$transaction(async (tx) => {
 					await tx.product.update({ where: { id: before.id }, data: input })
-					await auditEntry(tx, admin, { action: 'product.update', targetType: 'product', targetId: id, detail: changes(before, input) })
+					if (imageKey) await putFirst(tx, before.id, imageKey)
+					await auditEntry(tx, admin, {
+						action: 'product.update',
+						targetType: 'product',
+						targetId: id,
+						detail: changes(before, { ...input, ...(imageKey ? { imageKey } : {}) }),
+					})
 				})
 				forgetCatalog()
 			} catch (error) {
@@ -140,6 +163,16 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 				await auditEntry(tx, admin, { action: 'product.delete', targetType: 'product', targetId: id, detail: { slug: product.slug } })
 			})
 			forgetCatalog()
+		},
+
+		/** [R114] Active products at or under `threshold` units, fewest first, and how many there are. */
+		async lowStock(threshold: number, take = 10) {
+			const where = { storeId, status: 'active', stock: { lte: threshold } }
+			const [products, count] = await Promise.all([
+				db.product.findMany({ where, orderBy: [{ stock: 'asc' }, { title: 'asc' }], take, select: { id: true, title: true, stock: true } }),
+				db.product.count({ where }),
+			])
+			return { products, count }
 		},
 
 		/** This Store's uploaded images, for the image picker. */

@@ -2,6 +2,8 @@ import type { Db } from '../data/db.server'
 import { sharedCache } from '../data/shared-cache.server'
 import { onSignal } from '../data/signals.server'
 import type { Viewer } from '../data/viewer'
+import { searchProductIds } from './search.server'
+import { type CatalogSort, type SearchSort } from './sort'
 
 export { PRODUCT_STATUSES, type ProductStatus } from './status'
 
@@ -12,13 +14,26 @@ const shopperFields = { id: true, slug: true, title: true, description: true, pr
 
 type ShopperProduct = { id: string; slug: string; title: string; description: string; priceMinor: number; stock: number; imageKey: string | null }
 type CatalogPage = { products: ShopperProduct[]; total: number; page: number; pages: number }
+type GalleryImage = { key: string; width: number | null; height: number | null }
+type ShopperProductPage = ShopperProduct & { images: GalleryImage[] }
+type CollectionLink = { slug: string; title: string }
+type CollectionPage = CatalogPage & { collection: CollectionLink & { description: string } }
+
+const ORDER_BY = {
+	newest: [{ createdAt: 'desc' }, { id: 'asc' }],
+	'price-asc': [{ priceMinor: 'asc' }, { id: 'asc' }],
+	'price-desc': [{ priceMinor: 'desc' }, { id: 'asc' }],
+	name: [{ title: 'asc' }, { id: 'asc' }],
+} as const satisfies Record<CatalogSort, unknown>
+
+const pagesOf = (total: number) => Math.max(1, Math.ceil(total / CATALOG_PAGE_SIZE))
 
 /**
  * what shoppers see of the catalog is read on every catalog and product page and
  * changes only when a Product is written (admin edits, stock taken by a checkout or returned
  * by a cancel): kept in memory, and every write calls `forgetCatalog()` once it commits.
  */
-const shopperCatalog = sharedCache<CatalogPage | ShopperProduct | null>({ topic: 'catalog', ttlMs: 30_000, max: 500 })
+const shopperCatalog = sharedCache<CatalogPage | ShopperProductPage | CollectionLink[] | CollectionPage | null>({ topic: 'catalog', ttlMs: 30_000, max: 500 })
 
 /** After any committed write to a Product of this runtime's Store. */
 export function forgetCatalog() {
@@ -30,31 +45,89 @@ onSignal('catalog-changed', forgetCatalog)
 export function catalogRepository(db: Db, viewer: Viewer) {
 	const visible = { storeId: viewer.storeId, status: 'active' }
 	return {
-		page({ page = 1 }: { page?: number } = {}) {
-			return shopperCatalog.get(`${viewer.storeId}\u0000page\u0000${page}`, () => readPage(page)) as Promise<CatalogPage>
+		page({ page = 1, sort = 'newest' }: { page?: number; sort?: CatalogSort } = {}) {
+			return shopperCatalog.get(`${viewer.storeId}\u0000page\u0000${sort}\u0000${page}`, () => readPage(page, sort)) as Promise<CatalogPage>
+		},
+
+		/** The Store's collections in the order Store Admin gave them, for the storefront's links. */
+		collections() {
+			return shopperCatalog.get(`${viewer.storeId}\u0000collections`, () =>
+				db.collection.findMany({
+					where: { storeId: viewer.storeId },
+					orderBy: [{ position: 'asc' }, { createdAt: 'asc' }],
+					select: { slug: true, title: true },
+				}),
+			) as Promise<CollectionLink[]>
+		},
+
+		/** [R111] One collection's active Products in its order; null for a slug no collection has. */
+		collection(slug: string, { page = 1 }: { page?: number } = {}) {
+			return shopperCatalog.get(
+				`${viewer.storeId}\u0000collection\u0000${slug}\u0000${page}`,
+				() => readCollection(slug, page),
+				(found) => found !== null,
+			) as Promise<CollectionPage | null>
+		},
+
+		/**
+		 * [R110] Active Products with every word of `terms` in their title or description.
+		 * Not cached: the questions are anyone's to invent.
+		 */
+		async search({ terms, sort = 'relevance', page = 1 }: { terms: readonly string[]; sort?: SearchSort; page?: number }): Promise<CatalogPage> {
+			const skip = (page - 1) * CATALOG_PAGE_SIZE
+			const { ids, total } = await searchProductIds(db, viewer, { terms, sort, skip, take: CATALOG_PAGE_SIZE })
+			const found = ids.length === 0 ? [] : await db.product.findMany({ where: { ...visible, id: { in: ids } }, select: shopperFields })
+			const byId = new Map(found.map((product) => [product.id, product]))
+			const products = ids.flatMap((id) => byId.get(id) ?? [])
+			return { products, total, page, pages: pagesOf(total) }
 		},
 
 		/** Kept only when found: unknown slugs are anyone's to invent and would crowd the cache. */
 		bySlug(slug: string) {
 			return shopperCatalog.get(
 				`${viewer.storeId}\u0000slug\u0000${slug}`,
-				() => db.product.findFirst({ where: { ...visible, slug }, select: shopperFields }),
+				() =>
+					db.product.findFirst({
+						where: { ...visible, slug },
+						select: { ...shopperFields, images: { orderBy: [{ position: 'asc' }, { key: 'asc' }], select: { key: true, width: true, height: true } } },
+					}),
 				(product) => product !== null,
-			) as Promise<ShopperProduct | null>
+			) as Promise<ShopperProductPage | null>
 		},
 	}
 
-	async function readPage(page: number): Promise<CatalogPage> {
+	async function readCollection(slug: string, page: number): Promise<CollectionPage | null> {
+		const collection = await db.collection.findFirst({
+			where: { storeId: viewer.storeId, slug },
+			select: { id: true, slug: true, title: true, description: true },
+		})
+		if (!collection) return null
+		const where = { collectionId: collection.id, product: visible }
+		const [members, total] = await Promise.all([
+			db.collectionProduct.findMany({
+				where,
+				orderBy: [{ position: 'asc' }, { productId: 'asc' }],
+				skip: (page - 1) * CATALOG_PAGE_SIZE,
+				take: CATALOG_PAGE_SIZE,
+				select: { product: { select: shopperFields } },
+			}),
+			db.collectionProduct.count({ where }),
+		])
+		const { id: _id, ...shown } = collection
+		return { collection: shown, products: members.map((member) => member.product), total, page, pages: pagesOf(total) }
+	}
+
+	async function readPage(page: number, sort: CatalogSort): Promise<CatalogPage> {
 		const [products, total] = await Promise.all([
 			db.product.findMany({
 				where: visible,
-				orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+				orderBy: [...ORDER_BY[sort]],
 				skip: (page - 1) * CATALOG_PAGE_SIZE,
 				take: CATALOG_PAGE_SIZE,
 				select: shopperFields,
 			}),
 			db.product.count({ where: visible }),
 		])
-		return { products, total, page, pages: Math.max(1, Math.ceil(total / CATALOG_PAGE_SIZE)) }
+		return { products, total, page, pages: pagesOf(total) }
 	}
 }

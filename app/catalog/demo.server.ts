@@ -1,5 +1,20 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { forgetCatalog } from './catalog.server'
 import type { StoreScope } from '../data/scope'
+
+/**
+ * Where a demo image goes: the Store's upload storage, after the same SVG check as every
+ * upload. init passes both in (this folder does not reach into uploads).
+ */
+export type DemoImageSink = {
+	put(key: string, bytes: Uint8Array, contentType: string): Promise<void>
+	checkSvg(bytes: Uint8Array): Promise<{ ok: true; svg: string } | { ok: false; message: string }>
+	/** Told when an image could not be stored; the product is made without it. */
+	failed(slug: string, error: unknown): null
+}
+
+const DEMO_IMAGE_SIZE = 800
 
 /**
  * `npm run init -- --demo`: a handful of Products so a new store has something to sell.
@@ -14,14 +29,37 @@ export const DEMO_PRODUCTS = [
 	{ slug: 'wool-socks', title: 'Merino wool socks', description: 'Warm, soft, made to last. One size (EU 38–44).', priceMinor: 2200, stock: 3 },
 ] as const
 
-export async function seedDemoProducts({ db, storeId }: StoreScope) {
+export async function seedDemoProducts(scope: StoreScope, images?: DemoImageSink) {
+	const { db, storeId } = scope
 	let created = 0
 	for (const product of DEMO_PRODUCTS) {
 		const existing = await db.product.findUnique({ where: { storeId_slug: { storeId, slug: product.slug } }, select: { id: true } })
 		if (existing) continue
-		await db.product.create({ data: { ...product, storeId, status: 'active' } })
+		// A storage that cannot be written (a bucket not there yet) costs the demo its pictures, not the set-up.
+		const image = images ? await storeDemoImage(scope, images, product.slug).catch((error: unknown) => images.failed(product.slug, error)) : null
+		await db.$transaction(async (tx) => {
+			const { id } = await tx.product.create({ data: { ...product, storeId, status: 'active', imageKey: image?.key ?? null }, select: { id: true } })
+			if (image)
+				await tx.productImage.create({ data: { storeId, productId: id, key: image.key, position: 0, width: DEMO_IMAGE_SIZE, height: DEMO_IMAGE_SIZE } })
+		})
 		created++
 	}
 	if (created > 0) forgetCatalog()
 	return created
+}
+
+/** The drawing in ./demo-images, stored once under a key of its own (the same on every run). */
+async function storeDemoImage({ db, storeId }: StoreScope, sink: DemoImageSink, slug: string) {
+	const checked = await sink.checkSvg(readFileSync(new URL(`./demo-images/${slug}.svg`, import.meta.url)))
+	if (!checked.ok) throw new Error(`demo image ${slug}: ${checked.message}`)
+	const bytes = Buffer.from(checked.svg, 'utf8')
+	const key = `stores/${storeId}/uploads/${createHash('sha256').update(`demo:${slug}`).digest('hex').slice(0, 32)}.svg`
+	await sink.put(key, bytes, 'image/svg+xml')
+	const sha256 = createHash('sha256').update(bytes).digest('hex')
+	await db.uploadedObject.upsert({
+		where: { key },
+		create: { storeId, key, contentType: 'image/svg+xml', byteSize: bytes.byteLength, sha256 },
+		update: {},
+	})
+	return { key }
 }

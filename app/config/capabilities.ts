@@ -223,6 +223,25 @@ export const CAPABILITIES: readonly Capability[] = [
 		proof: [],
 	},
 	{
+		id: 'catalog-search',
+		title: 'Catalog search, sorting, collections, product galleries and stock labels',
+		rules: ['R110', 'R111', 'R112'],
+		maturity: 'experimental',
+		offered: true,
+		proof: [
+			...proof(
+				'app/catalog/search.server.test.ts',
+				'answers search syntax and injection attempts as plain words, changing nothing [R110]',
+				'follows every edit: a new name is found, the old one no longer, a deleted product never [R110]',
+			),
+			...proof('app/catalog/collections.server.test.ts', "refuses another Store's product or collection and a slug already taken, changing nothing [R111]"),
+			...proof(
+				'app/catalog/product-images.server.test.ts',
+				"refuses another Store's upload or product, an image not on the product and more than the limit, changing nothing [R112]",
+			),
+		],
+	},
+	{
 		id: 'guest-order-claiming',
 		title: 'Claiming guest Orders on registration',
 		rules: ['R71'],

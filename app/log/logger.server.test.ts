@@ -252,6 +252,17 @@ describe('the request id', () => {
 			expect(mine[1]).toMatchObject({ method: 'GET', path: '/cart', status: 200, levelName: 'info' })
 		})
 
+		it('replaces a configured secret in the request line too, though its fields skip the per-field walk [R13]', async () => {
+			registerSecret('canary-path-secret-4b7e1d')
+			const logged = recordLogs()
+			await (await fetch(`${origin}/files/canary-path-secret-4b7e1d`)).text()
+			await new Promise((resolve) => setTimeout(resolve, 20))
+			logged.stop()
+			const line = logged.records.find((record) => record.msg === 'request' && String(record.path).startsWith('/files/'))
+			expect(line?.path).toBe('/files/[redacted]')
+			expect(JSON.stringify(logged.records)).not.toContain('canary-path-secret-4b7e1d')
+		})
+
 		it('makes an id for a request without one (or with a bad one) and logs a 5xx at warn', async () => {
 			const logged = recordLogs()
 			const answer = await fetch(`${origin}/fail`, { headers: { [REQUEST_ID_HEADER]: 'bad id with spaces' } })

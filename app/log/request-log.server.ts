@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { log, runWithRequestId } from './logger.server'
+import { requestLog, runWithRequestId } from './logger.server'
 
 export const REQUEST_ID_HEADER = 'x-request-id'
 
@@ -48,7 +48,7 @@ export function requestLogging() {
 				ms: Math.round(ms * 10) / 10,
 				aborted: !res.writableFinished || undefined,
 			}
-			runWithRequestId(requestId, () => (res.statusCode >= 500 ? log.warn(line, 'request') : log.info(line, 'request')))
+			runWithRequestId(requestId, () => (res.statusCode >= 500 ? requestLog.warn(line, 'request') : requestLog.info(line, 'request')))
 		}
 		res.once('finish', answered)
 		res.once('close', answered)

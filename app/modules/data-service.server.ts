@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '../data/db.server'
 import { engineOf } from '../data/db.server'
 import type { StoreScope } from '../data/scope'
+import { type SharedCache, sharedCache } from '../data/shared-cache.server'
 import { isUniqueViolation } from '../data/unique-violation'
 import type { ViewColumnType } from './compiler'
 import { CORE_VIEWS } from './core-views'
@@ -194,8 +195,20 @@ export function moduleData<const D extends ModuleDefinition>(scope: StoreScope, 
 		return (found[0] as R | undefined) ?? null
 	}
 
+	const cache = cacheOf(definition)
+	const forget = () => cache.forgetAll()
+
 	return {
 		definition,
+		/**
+		 * A read every viewer of this Store sees alike (never one viewer's own rows), kept in memory
+		 * for up to 30 s and forgotten by every write of this Module through its data service. A
+		 * write inside a transaction calls `forgetCached()` again once it commits.
+		 */
+		cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+			return cache.get(`${storeId}\u0000${key}`, load) as Promise<T>
+		},
+		forgetCached: forget,
 		async create(values: Values<D>): Promise<R> {
 			const data = checked(values as Record<string, unknown>, { partial: false })
 			await checkReferences(data)
@@ -214,6 +227,8 @@ export function moduleData<const D extends ModuleDefinition>(scope: StoreScope, 
 			} catch (error) {
 				if (isUniqueViolation(error)) throw new ModuleConflictError(`${table.label}: a row with these values exists`)
 				throw error
+			} finally {
+				forget()
 			}
 			return { ...(data as Values<D>), id: all[0]![1] as string, created_at: now, updated_at: now } as R
 		},
@@ -242,13 +257,19 @@ export function moduleData<const D extends ModuleDefinition>(scope: StoreScope, 
 			} catch (error) {
 				if (isUniqueViolation(error)) throw new ModuleConflictError(`${table.label}: a row with these values exists`)
 				throw error
+			} finally {
+				forget()
 			}
 			return get(id)
 		},
 		/** Deletes the row with this id in this Store (and matching `where`); whether one went. */
 		async delete(id: string, where: Filterable<D> = {}): Promise<boolean> {
 			const s = statements(db, storeId, table)
-			return (await db.$executeRawUnsafe(`DELETE FROM ${q(table.table)} WHERE ${s.where({ ...(where as Record<string, unknown>), id })}`, ...s.params)) > 0
+			try {
+				return (await db.$executeRawUnsafe(`DELETE FROM ${q(table.table)} WHERE ${s.where({ ...(where as Record<string, unknown>), id })}`, ...s.params)) > 0
+			} finally {
+				forget()
+			}
 		},
 		/** A published view this Module declared it reads: only the view's own columns, only this Store. */
 		view(name: string) {
@@ -261,6 +282,14 @@ export function moduleData<const D extends ModuleDefinition>(scope: StoreScope, 
 }
 
 export type ModuleDataService<D extends ModuleDefinition> = ReturnType<typeof moduleData<D>>
+
+/** Each Module's shared read cache (`cached`), one per definition, told apart across processes by its id. */
+const caches = new WeakMap<ModuleDefinition, SharedCache<unknown>>()
+function cacheOf(definition: ModuleDefinition): SharedCache<unknown> {
+	let cache = caches.get(definition)
+	if (!cache) caches.set(definition, (cache = sharedCache({ topic: `module:${definition.id}`, ttlMs: 30_000, max: 500 })))
+	return cache
+}
 
 /** A Module's table as the service reads it, worked out once per definition (repositories are built per request). */
 const tables = new WeakMap<ModuleDefinition, Source>()

@@ -7,7 +7,9 @@ import { MAX_STOCK } from '../cart/limits'
 import { cartRepository } from '../cart/cart.server'
 import { adminProductsRepository } from '../catalog/admin-products.server'
 import type { AdminViewer } from '../data/viewer'
+import { enqueueMail } from '../email/outbox.server'
 import { adminOrdersRepository } from './admin-orders.server'
+import { orderMailRenderer } from './mail.server'
 import { placeOrder } from './checkout.server'
 import { StoreBusyError } from '../errors.server'
 import { applyPaymentEvent } from './orders.server'
@@ -183,5 +185,68 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => 
 		await expect(adminOrdersRepository(t.db, otherAdmin).act(placed.number, 'mark_paid')).rejects.toMatchObject({ status: 404 })
 		expect((await adminOrdersRepository(t.db, otherAdmin).page({ query: DETAILS.email })).total).toBe(0)
 		expect((await adminOrdersRepository(t.db, admin).page({ query: `#${placed.number}` })).orders.map((o) => o.number)).toContain(placed.number)
+	})
+
+	it('records a refund form once: sent again with what it saw refunded, it records nothing; errors speak money [R66]', async () => {
+		const { placed } = await order()
+		const orders = adminOrdersRepository(t.db, admin)
+		await orders.act(placed.number, 'mark_paid')
+		const refunded = async () => (await t.db.order.findUniqueOrThrow({ where: { id: placed.id }, select: { refundedMinor: true } })).refundedMinor
+		await orders.act(placed.number, 'refund', { refundMinor: 200, refundedBefore: 0 })
+		await expect(orders.act(placed.number, 'refund', { refundMinor: 200, refundedBefore: 0 })).rejects.toMatchObject({ status: 409 })
+		expect(await refunded()).toBe(200)
+		await expect(orders.act(placed.number, 'refund', { refundMinor: 99_999, refundedBefore: 200 })).rejects.toMatchObject({
+			status: 400,
+			field: 'amount',
+			message: 'That is more than the $13.00 left to refund (captured and not yet refunded).',
+		})
+		await orders.act(placed.number, 'refund', { refundMinor: 300, refundedBefore: 200 })
+		expect(await refunded()).toBe(500)
+	})
+
+	it('ships with a carrier and tracking number the customer sees, and keeps a timeline of every change with notes, in its own Store only [R116]', async () => {
+		const { placed } = await order()
+		const orders = adminOrdersRepository(t.db, admin)
+		await orders.act(placed.number, 'mark_paid')
+		await orders.note(placed.number, 'Customer asked for gift wrap.\nUse the blue paper.')
+		await orders.act(placed.number, 'fulfil', { shipment: { carrier: 'DHL', trackingNumber: 'JD0146 0001' } })
+		const shown = await orders.byNumber(placed.number)
+		expect(shown).toMatchObject({ status: 'fulfilled', carrier: 'DHL', trackingNumber: 'JD0146 0001' })
+		expect(shown.shippedAt).toBeInstanceOf(Date)
+		const whats = shown.timeline.map((entry) => entry.what)
+		expect(whats[0]).toBe('Placed')
+		expect(whats).toEqual(expect.arrayContaining(['Marked paid', 'Note', 'Marked shipped: DHL JD0146 0001']))
+		expect(whats.indexOf('Marked paid')).toBeLessThan(whats.indexOf('Marked shipped: DHL JD0146 0001'))
+		// A mail the Order owes is on the timeline, queued until the worker sends it.
+		await enqueueMail(
+			t.db,
+			{ storeId: t.storeId, kind: 'order-fulfilled', subjectId: placed.id, toAddress: 'buyer@example.com', dedupeKey: `order:${placed.id}:fulfilled` },
+			true,
+		)
+		expect((await orders.byNumber(placed.number)).timeline.at(-1)?.what).toBe('Email queued: shipped notice to buyer@example.com')
+		// The shipped notice carries the tracking number, never the note.
+		const mail = await orderMailRenderer(t.db, 'order-fulfilled')({ storeId: t.storeId, subjectId: placed.id, toAddress: 'buyer@example.com' })
+		expect(mail?.text).toContain('DHL tracking number: JD0146 0001')
+		expect(mail?.text).not.toContain('gift wrap')
+		const note = shown.timeline.find((entry) => entry.what === 'Note')!
+		expect(note).toMatchObject({ note: 'Customer asked for gift wrap.\nUse the blue paper.', by: admin.email })
+		// Another Store's admin can neither read nor write this Order's notes.
+		const other = adminOrdersRepository(t.db, otherAdmin)
+		await expect(other.note(placed.number, 'Not mine')).rejects.toMatchObject({ status: 404 })
+		await expect(other.byNumber(placed.number)).rejects.toMatchObject({ status: 404 })
+		expect((await orders.byNumber(placed.number)).timeline.filter((entry) => entry.what === 'Note')).toHaveLength(1)
+	})
+
+	it('ships without tracking as before, and a refund on the timeline speaks money', async () => {
+		const { placed } = await order()
+		const orders = adminOrdersRepository(t.db, admin)
+		await orders.act(placed.number, 'mark_paid')
+		await orders.act(placed.number, 'refund', { refundMinor: 150, refundedBefore: 0 })
+		await orders.act(placed.number, 'fulfil')
+		const shown = await orders.byNumber(placed.number)
+		expect(shown).toMatchObject({ carrier: null, trackingNumber: null })
+		const whats = shown.timeline.map((entry) => entry.what)
+		expect(whats).toContain('Refund recorded: $1.50')
+		expect(whats).toContain('Marked shipped')
 	})
 })

@@ -8,12 +8,43 @@ import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './conten
 import { orderDetailFields, refundMail, transitionOrder } from './orders.server'
 import { canTransition, type OrderStatus } from './status'
 import { viewerScope } from '../data/scope'
+import { formatMoney } from '../ui/money'
 
 export const ADMIN_ORDERS_PAGE_SIZE = 20
 /** The most recent provider events shown on an Order's admin page. */
 export const ORDER_EVENTS_SHOWN = 20
 
 export type AdminOrderAction = 'mark_paid' | 'fulfil' | 'cancel' | 'refund'
+
+/** What a parcel is traced by, given when the Order is marked shipped (both optional). */
+export type Shipment = { carrier?: string; trackingNumber?: string }
+
+/** One line of an Order's timeline, oldest first. */
+export type TimelineEntry = { at: Date; what: string; by: string | null; note?: string }
+
+const ACTION_WORDS: Record<string, string> = {
+	'order.mark_paid': 'Marked paid',
+	'order.fulfil': 'Marked shipped',
+	'order.cancel': 'Cancelled; stock returned',
+	'order.refund': 'Refund recorded',
+	'order.note': 'Note',
+}
+const MAIL_WORDS: Record<string, string> = {
+	'order-placed': 'order confirmation',
+	'order-paid': 'payment received',
+	'order-fulfilled': 'shipped notice',
+	'order-cancelled': 'cancellation notice',
+	'order-refunded': 'refund notice',
+}
+
+function detailOf(raw: string | null): Record<string, unknown> {
+	try {
+		const value: unknown = raw ? JSON.parse(raw) : null
+		return value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
+	} catch {
+		return {}
+	}
+}
 
 /**
  * Orders as Store Admin runs them: list, detail, and the transitions of
@@ -56,6 +87,7 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 					disputed: true,
 					paidAt: true,
 					userId: true,
+					store: { select: { locale: true } },
 					connection: { select: { provider: true, displayName: true, handle: true } },
 				},
 			})
@@ -67,10 +99,26 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 				take: ORDER_EVENTS_SHOWN,
 				select: { id: true, providerEventId: true, type: true, outcome: true, summary: true, receivedAt: true, connection: { select: { handle: true } } },
 			})
-			return { ...order, events }
+			const { store, ...shown } = order
+			return { ...shown, events, timeline: await timelineOf({ ...order, locale: store.locale }) }
 		},
 
-		async act(number: number, action: AdminOrderAction, { refundMinor }: { refundMinor?: number } = {}) {
+		/** An internal note on the Order, kept in the activity log with who wrote it. */
+		async note(number: number, body: string) {
+			const order = await db.order.findFirst({ where: { storeId, number }, select: { id: true } })
+			if (!order) throw notFound('That order')
+			await auditEntry(db, admin, { action: 'order.note', targetType: 'order', targetId: order.id, detail: { number, body } })
+		},
+
+		/**
+		 * `refundedBefore` is what the refund form saw as refunded already: a form sent twice (a
+		 * double click, a replayed post, a stale tab) finds it changed and records nothing [R66].
+		 */
+		async act(
+			number: number,
+			action: AdminOrderAction,
+			{ refundMinor, refundedBefore, shipment = {} }: { refundMinor?: number; refundedBefore?: number; shipment?: Shipment } = {},
+		) {
 			const order = await db.order.findFirst({
 				where: { storeId, number },
 				select: {
@@ -79,6 +127,8 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 					status: true,
 					capturedMinor: true,
 					refundedMinor: true,
+					currency: true,
+					store: { select: { locale: true } },
 					connection: { select: { provider: true } },
 					lines: { select: { productId: true, quantity: true } },
 				},
@@ -98,6 +148,10 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 							if (!(await moved('paid'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be marked paid.`)
 						} else if (action === 'fulfil') {
 							if (!(await moved('fulfilled'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be shipped.`)
+							await tx.order.updateMany({
+								where: { id: order.id, storeId },
+								data: { shippedAt: new Date(), carrier: shipment.carrier || null, trackingNumber: shipment.trackingNumber || null },
+							})
 						} else if (action === 'cancel') {
 							if (!(await moved('cancelled'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be cancelled.`)
 							// In product-id order, as checkout takes stock, so the two never wait on each other in a circle.
@@ -108,9 +162,19 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 							const left = order.capturedMinor - order.refundedMinor
 							if (!canTransition(order.status, 'refunded')) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be refunded.`)
 							if (left <= 0) refuse('Nothing captured for this order is left to refund.')
+							if (refundedBefore !== undefined && refundedBefore !== order.refundedMinor) {
+								refuse('This order was refunded since the form was shown, so nothing was recorded now: check the amount left and confirm again.')
+							}
 							const amount = refundMinor ?? left
 							if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
-								throw new DomainError(400, `Refund between 0.01 and the ${left} minor units captured and not yet refunded.`, 'amount')
+								const money = (minor: number) => formatMoney(minor, order.currency, order.store.locale)
+								throw new DomainError(
+									400,
+									amount > left
+										? `That is more than the ${money(left)} left to refund (captured and not yet refunded).`
+										: `Enter an amount to refund, up to ${money(left)}.`,
+									'amount',
+								)
 							}
 							const recorded = await tx.order.updateMany({
 								where: { id: order.id, storeId, status: order.status, refundedMinor: order.refundedMinor },
@@ -124,7 +188,12 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 							action: `order.${action}`,
 							targetType: 'order',
 							targetId: order.id,
-							detail: { number, from: order.status, ...(action === 'refund' ? { amountMinor: refundMinor ?? order.capturedMinor - order.refundedMinor } : {}) },
+							detail: {
+								number,
+								from: order.status,
+								...(action === 'refund' ? { amountMinor: refundMinor ?? order.capturedMinor - order.refundedMinor } : {}),
+								...(action === 'fulfil' ? { carrier: shipment.carrier || null, trackingNumber: shipment.trackingNumber || null } : {}),
+							},
 						})
 					}, CHECKOUT_CONTENTION.transaction),
 				ADMIN_CONTENTION,
@@ -132,6 +201,56 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 			// A cancel returned stock: shoppers see it at once.
 			if (action === 'cancel') announce('catalog-changed')
 		},
+	}
+
+	/**
+	 * Every change of the Order in the order it happened: placed, what Store Admin did (with who
+	 * did it, and notes), what provider events applied, and the mails it sent or still owes.
+	 */
+	async function timelineOf(order: { id: string; createdAt: Date; email: string; currency: string; locale: string }): Promise<TimelineEntry[]> {
+		const [entries, applied, mails] = await Promise.all([
+			db.auditEntry.findMany({
+				where: { storeId, targetType: 'order', targetId: order.id },
+				orderBy: { createdAt: 'asc' },
+				take: 200,
+				select: { action: true, actorEmail: true, detail: true, createdAt: true },
+			}),
+			db.providerEvent.findMany({
+				where: { storeId, orderId: order.id, outcome: 'applied' },
+				orderBy: { receivedAt: 'asc' },
+				take: 50,
+				select: { summary: true, receivedAt: true, connection: { select: { handle: true } } },
+			}),
+			db.outboxMail.findMany({
+				where: { storeId, subjectId: order.id },
+				orderBy: { createdAt: 'asc' },
+				take: 50,
+				select: { kind: true, status: true, toAddress: true, createdAt: true, sentAt: true },
+			}),
+		])
+		const timeline: TimelineEntry[] = [{ at: order.createdAt, what: 'Placed', by: order.email }]
+		for (const entry of entries) {
+			const detail = detailOf(entry.detail)
+			let what = ACTION_WORDS[entry.action] ?? entry.action
+			if (entry.action === 'order.refund' && typeof detail.amountMinor === 'number')
+				what = `${what}: ${formatMoney(detail.amountMinor, order.currency, order.locale)}`
+			if (entry.action === 'order.fulfil' && typeof detail.trackingNumber === 'string') {
+				what = `${what}: ${typeof detail.carrier === 'string' ? `${detail.carrier} ` : ''}${detail.trackingNumber}`
+			}
+			timeline.push({ at: entry.createdAt, what, by: entry.actorEmail, ...(entry.action === 'order.note' ? { note: String(detail.body ?? '') } : {}) })
+		}
+		for (const event of applied) timeline.push({ at: event.receivedAt, what: `Provider event via ${event.connection.handle}: ${event.summary}`, by: null })
+		for (const mail of mails) {
+			const name = MAIL_WORDS[mail.kind] ?? mail.kind
+			const what =
+				mail.status === 'sent'
+					? `Email sent: ${name} to ${mail.toAddress}`
+					: mail.status === 'failed'
+						? `Email failed: ${name} to ${mail.toAddress}`
+						: `Email queued: ${name} to ${mail.toAddress}`
+			timeline.push({ at: mail.sentAt ?? mail.createdAt, what, by: null })
+		}
+		return timeline.sort((a, b) => a.at.getTime() - b.at.getTime())
 	}
 }
 

@@ -219,6 +219,31 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			expect(await ordersRepository(t.db, newGuest(t.storeId)).byToken(`${order.token.slice(0, 42)}x`)).toBeNull()
 			expect(await ordersRepository(t.db, newGuest(t.storeId)).byToken(String(order.number))).toBeNull()
 		})
+
+		it("offers a Customer the address of their own latest Order, and nobody else's", async () => {
+			const product = await createProduct(t.db, t.storeId, { stock: 10 })
+			const me = await signUpCustomer(t.auth)
+			const other = await signUpCustomer(t.auth)
+			const viewer = asCustomer(t.storeId, me.userId, me.email)
+			const stranger = asCustomer(t.storeId, other.userId, other.email)
+			expect(await customerOrdersRepository(t.db, viewer).lastShippingAddress()).toBeNull()
+			await cartRepository(t.db, viewer).add(product.id, 1)
+			await checkout(viewer)
+			await new Promise((resolve) => setTimeout(resolve, 5))
+			await cartRepository(t.db, viewer).add(product.id, 1)
+			const moved = { ...DETAILS, addressLine1: '9 Harbour Road', city: 'Portsmouth', postalCode: 'PO1 2AB', country: 'GB' }
+			await placeOrder({ db: t.db, viewer, details: moved, connectionHandle: 'offline', idempotencyKey: randomUUID() })
+			expect(await customerOrdersRepository(t.db, viewer).lastShippingAddress()).toEqual({
+				name: moved.name,
+				addressLine1: '9 Harbour Road',
+				addressLine2: '',
+				city: 'Portsmouth',
+				postalCode: 'PO1 2AB',
+				country: 'GB',
+			})
+			expect(await customerOrdersRepository(t.db, stranger).lastShippingAddress()).toBeNull()
+			expect(await customerOrdersRepository(t.db, { ...viewer, storeId: otherStoreId }).lastShippingAddress()).toBeNull()
+		})
 	})
 
 	describe('signing in keeps the guest cart [R2]', () => {

@@ -1,3 +1,4 @@
+import { instructionLines, readInstructions } from '../payments/instructions'
 import { getConfig } from '../config/env.server'
 import type { Db } from '../data/db.server'
 import { enqueueMail, type MailKind } from '../email/outbox.server'
@@ -40,8 +41,10 @@ export function orderMailRenderer(db: Db, kind: keyof typeof HEADLINES): Rendere
 				totalMinor: true,
 				refundedMinor: true,
 				status: true,
+				carrier: true,
+				trackingNumber: true,
 				lines: { select: { title: true, quantity: true, lineTotalMinor: true }, orderBy: { id: 'asc' } },
-				connection: { select: { provider: true } },
+				connection: { select: { provider: true, paymentInstructions: true } },
 				store: { select: { name: true, locale: true } },
 			},
 		})
@@ -53,15 +56,20 @@ export function orderMailRenderer(db: Db, kind: keyof typeof HEADLINES): Rendere
 			'order-placed': [
 				`Thank you for your order #${order.number} at ${order.store.name}.`,
 				`${lines}\nTotal: ${money(order.totalMinor)}`,
-				order.connection?.provider === 'offline'
-					? 'Payment: by bank transfer or on delivery, as the store tells you; quote your order number.'
+				order.connection && order.connection.provider !== 'stripe'
+					? order.status === 'awaiting_payment'
+						? instructionLines(readInstructions(order.connection.paymentInstructions), order.number).join('\n')
+						: 'Payment: received.'
 					: order.status === 'awaiting_payment'
 						? 'Payment: open your order to pay online if you have not finished paying.'
 						: 'Payment: received.',
 				'Keep this mail: the link below is the way back to your order.',
 			],
 			'order-paid': [`We received the payment for order #${order.number}: ${money(order.totalMinor)}.`],
-			'order-fulfilled': [`Order #${order.number} has been sent.`],
+			'order-fulfilled': [
+				`Order #${order.number} has been sent.`,
+				...(order.trackingNumber ? [`${order.carrier ? `${order.carrier} tracking` : 'Tracking'} number: ${order.trackingNumber}`] : []),
+			],
 			'order-cancelled': [`Order #${order.number} was cancelled. Nothing more will be charged for it.`],
 			'order-refunded': [`${money(order.refundedMinor)} of order #${order.number} has been refunded${order.status === 'refunded' ? ': the whole order' : ''}.`],
 		}

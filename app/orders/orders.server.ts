@@ -24,7 +24,10 @@ export const orderDetailFields = {
 	refundedMinor: true,
 	paymentNote: true,
 	createdAt: true,
-	connection: { select: { provider: true, displayName: true, id: true } },
+	shippedAt: true,
+	carrier: true,
+	trackingNumber: true,
+	connection: { select: { provider: true, displayName: true, id: true, paymentInstructions: true } },
 	lines: { select: { title: true, unitPriceMinor: true, quantity: true, lineTotalMinor: true } },
 } as const
 
@@ -54,6 +57,14 @@ export function customerOrdersRepository(db: Db, viewer: UserViewer) {
 		},
 		byNumber(number: number) {
 			return db.order.findFirst({ where: { ...mine, number }, select: orderDetailFields })
+		},
+		/** The shipping address of the Customer's latest Order, offered at their next checkout. */
+		lastShippingAddress() {
+			return db.order.findFirst({
+				where: mine,
+				orderBy: { createdAt: 'desc' },
+				select: { name: true, addressLine1: true, addressLine2: true, city: true, postalCode: true, country: true },
+			})
 		},
 	}
 }

@@ -4,6 +4,7 @@ import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { type StripeSecrets, type VerificationSecrets, connectionSecrets, ROTATION_OVERLAP_MS } from './connections.server'
 import { forgetEndpoints } from './events/receive.server'
+import { type PaymentInstructions, paymentInstructionsSchema, readInstructions } from './instructions'
 import { connectionScope, sealSecret } from '../security/secret-box.server'
 import { isUniqueViolation } from '../data/unique-violation'
 import { viewerScope } from '../data/scope'
@@ -19,9 +20,25 @@ export function adminConnectionsRepository(db: Db, admin: AdminViewer) {
 			const rows = await db.connection.findMany({
 				where: { storeId },
 				orderBy: { createdAt: 'asc' },
-				select: { id: true, handle: true, provider: true, displayName: true, active: true, rejectedEvents: true, secretBox: true },
+				select: { id: true, handle: true, provider: true, displayName: true, active: true, rejectedEvents: true, secretBox: true, paymentInstructions: true },
 			})
-			return rows.map(({ secretBox, ...row }) => ({ ...row, hasSecrets: secretBox !== null }))
+			return rows.map(({ secretBox, paymentInstructions, ...row }) => ({
+				...row,
+				hasSecrets: secretBox !== null,
+				instructions: row.provider === 'stripe' ? null : readInstructions(paymentInstructions),
+			}))
+		},
+
+		/** [R113] What buyers paying through this (offline or generic) Connection are told; Stripe pays online. */
+		async setInstructions(handle: string, input: PaymentInstructions) {
+			const instructions = paymentInstructionsSchema.parse(input)
+			const row = await db.connection.findFirst({ where: { storeId, handle }, select: { id: true, provider: true } })
+			if (!row) throw notFound('That connection')
+			if (row.provider === 'stripe') throw new DomainError(400, 'Stripe Orders are paid online: there are no instructions to show.')
+			await db.$transaction(async (tx) => {
+				await tx.connection.update({ where: { id: row.id }, data: { paymentInstructions: JSON.stringify(instructions) } })
+				await auditEntry(tx, admin, { action: 'connection.payment_instructions', targetType: 'connection', targetId: row.id, detail: { handle } })
+			})
 		},
 
 		async create(input: { provider: 'stripe' | 'generic'; handle: string; displayName: string; secretKey?: string; webhookSecret: string }) {

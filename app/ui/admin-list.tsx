@@ -21,7 +21,8 @@ export function AdminList<T extends { id: string }>({
 	heading: string
 	action?: ReactNode
 	search: { label: string; maxLength: number }
-	statuses: { values: readonly string[]; label(status: string): string }
+	/** The status filter; a list without statuses (customers) shows only the search. */
+	statuses?: { values: readonly string[]; label(status: string): string }
 	columns: Array<Column<T>>
 	rows: T[]
 	/** What an empty list says: `filtered` when a search or status is set. */
@@ -43,17 +44,19 @@ export function AdminList<T extends { id: string }>({
 				<label>
 					{search.label} <input type="search" name="q" defaultValue={params.get('q') ?? ''} maxLength={search.maxLength} />
 				</label>
-				<label>
-					Status{' '}
-					<select name="status" defaultValue={params.get('status') ?? ''}>
-						<option value="">All</option>
-						{statuses.values.map((status) => (
-							<option key={status} value={status}>
-								{statuses.label(status)}
-							</option>
-						))}
-					</select>
-				</label>
+				{statuses ? (
+					<label>
+						Status{' '}
+						<select name="status" defaultValue={params.get('status') ?? ''}>
+							<option value="">All</option>
+							{statuses.values.map((status) => (
+								<option key={status} value={status}>
+									{statuses.label(status)}
+								</option>
+							))}
+						</select>
+					</label>
+				) : null}
 				<button type="submit" className="secondary">
 					Filter
 				</button>

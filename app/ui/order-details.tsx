@@ -16,7 +16,10 @@ export type OrderView = {
 	totalMinor: number
 	paymentNote: string | null
 	createdAt: string
-	connection: { provider: string; displayName: string }
+	shippedAt?: Date | string | null
+	carrier?: string | null
+	trackingNumber?: string | null
+	connection: { provider: string; displayName: string; instructions?: string[] }
 	lines: Array<{ title: string; unitPriceMinor: number; quantity: number; lineTotalMinor: number }>
 }
 
@@ -32,6 +35,18 @@ export function OrderDetails({ order }: { order: OrderView }) {
 				Status: <strong data-testid="order-status">{statusLabel(order.status)}</strong> · placed {order.createdAt.slice(0, 10)}
 			</p>
 			{order.paymentNote ? <p className="hint">{order.paymentNote}</p> : null}
+			{order.shippedAt ? (
+				<p data-testid="order-shipment">
+					Shipped {(typeof order.shippedAt === 'string' ? order.shippedAt : order.shippedAt.toISOString()).slice(0, 10)}
+					{order.carrier ? ` with ${order.carrier}` : ''}
+					{order.trackingNumber ? (
+						<>
+							{' '}
+							· tracking number <code>{order.trackingNumber}</code>
+						</>
+					) : null}
+				</p>
+			) : null}
 			<table className="data-table">
 				<thead>
 					<tr>
@@ -79,7 +94,12 @@ export function OrderDetails({ order }: { order: OrderView }) {
 			<h2>Payment</h2>
 			<p>{order.connection.displayName}</p>
 			{order.connection.provider !== 'stripe' && order.status === 'awaiting_payment' ? (
-				<p className="hint">Pay by bank transfer quoting order #{order.number}, or on delivery. We ship once the payment is confirmed.</p>
+				<div className="payment-instructions" data-testid="payment-instructions">
+					{(order.connection.instructions ?? []).map((line, index) => (
+						<p key={index}>{line}</p>
+					))}
+					<p className="hint">We ship once the payment is confirmed.</p>
+				</div>
 			) : null}
 		</div>
 	)

@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
 import { Price } from './money-format'
+import { StockBadge } from './stock'
 
 type Card = { slug: string; title: string; priceMinor: number; stock: number; imageKey: string | null }
 
@@ -19,7 +20,7 @@ export function ProductCard({ product }: { product: Card }) {
 			<ProductImage imageKey={product.imageKey} title={product.title} />
 			<span className="product-title">{product.title}</span>
 			<Price minor={product.priceMinor} />
-			{product.stock <= 0 ? <span className="badge">Sold out</span> : null}
+			<StockBadge stock={product.stock} />
 		</Link>
 	)
 }

@@ -6,18 +6,16 @@ import { Field, FormError } from './forms'
 const PRICE_LABEL = `Price (at most ${LIMIT_TEXT.unitPrice})`
 const STOCK_LABEL = `Stock (0 to ${LIMIT_TEXT.stock})`
 
-type Values = { title: string; slug: string; description: string; priceMinor: number; stock: number; status: string; imageKey: string | null }
+type Values = { title: string; slug: string; description: string; priceMinor: number; stock: number; status: string }
 
 /** The product form of Store Admin, for new and existing products; works without JavaScript. */
 export function ProductEditor({
 	values,
-	images,
 	errors,
 	formError,
 	submitLabel,
 }: {
 	values?: Values
-	images: Array<{ key: string; contentType: string }>
 	errors: Record<string, string>
 	formError?: string
 	submitLabel: string
@@ -49,21 +47,6 @@ export function ProductEditor({
 					<option value="active">Active (for sale)</option>
 					<option value="archived">Archived</option>
 				</select>
-			</div>
-			<div className="field">
-				<label htmlFor="field-imageKey">Image</label>
-				<select id="field-imageKey" name="imageKey" defaultValue={values?.imageKey ?? ''}>
-					<option value="">No image</option>
-					{images.map((image) => (
-						<option key={image.key} value={image.key}>
-							{image.key.split('/').pop()} ({image.contentType})
-						</option>
-					))}
-				</select>
-				{errors.imageKey ? <p className="field-error">{errors.imageKey}</p> : null}
-				<p className="hint">
-					Upload images under <a href="/admin/uploads">Uploads</a> first.
-				</p>
 			</div>
 			<button type="submit" disabled={pending}>
 				{pending ? 'Saving…' : submitLabel}

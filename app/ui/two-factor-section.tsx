@@ -1,7 +1,7 @@
 import { Form } from 'react-router'
 import { Field, FormError } from './forms'
 
-export type Enrolment = { secret: string; totpURI: string; backupCodes: string[] }
+export type Enrolment = { secret: string; totpURI: string; qr: string; backupCodes: string[] }
 
 type Props = {
 	status: { enabled: boolean; pending: boolean }
@@ -65,11 +65,20 @@ function EnrolmentDetails({ enrolment }: { enrolment: Enrolment }) {
 	return (
 		<div className="enrolment">
 			<p>
-				Add this account to your authenticator app with the secret below (or open the link on a phone), then enter the code it shows. This page shows the secret
-				and the backup codes only now.
+				Scan this code with your authenticator app (or type the secret below, or open the link on a phone), then enter the code it shows. This page shows the
+				secret and the backup codes only now.
 			</p>
-			<p>
-				Secret: <code data-testid="totp-secret">{enrolment.secret}</code>
+			<img
+				className="totp-qr"
+				src={enrolment.qr}
+				width={200}
+				height={200}
+				alt="QR code of the two-factor secret, for an authenticator app"
+				data-testid="totp-qr"
+			/>
+			<p className="secret-field">
+				<span>Secret (tap to select, then copy):</span>
+				<code data-testid="totp-secret">{enrolment.secret}</code>
 			</p>
 			<p>
 				<a href={enrolment.totpURI} data-testid="totp-uri">

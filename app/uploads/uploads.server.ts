@@ -8,9 +8,10 @@ import { storageFailure } from './storage/failures'
 import { sniffImageType } from './sniff.server'
 import type { ObjectStorage } from './storage/storage'
 import { checkSvg } from './svg.server'
+import { dimensionsOf } from './dimensions.server'
 import { ALLOWED_IMAGE_TYPES, type AllowedImageType } from './types'
 
-export type StoredUpload = { key: string; url: string; contentType: string; size: number }
+export type StoredUpload = { key: string; url: string; contentType: string; size: number; width: number | null; height: number | null }
 
 /** Where an object is served from: one path per key, checked on every read. */
 export const mediaUrl = (key: string) => `/media/${key}`
@@ -88,7 +89,10 @@ export function uploadsRepository(db: Db, viewer: Viewer, storage: ObjectStorage
 			} catch (error) {
 				throw await undoUploadRequest({ db, admin, storage, keys: attempted, files: objects.length, error })
 			}
-			return objects.map(({ key, bytes, contentType }) => ({ key, url: mediaUrl(key), contentType, size: bytes.byteLength }))
+			return objects.map(({ key, bytes, contentType }) => {
+				const size = dimensionsOf(bytes)
+				return { key, url: mediaUrl(key), contentType, size: bytes.byteLength, width: size?.width ?? null, height: size?.height ?? null }
+			})
 		},
 
 		/** The object when this viewer may read it, else null (404: existence is not revealed). */
@@ -145,8 +149,11 @@ function requireAdminViewer(viewer: Viewer): AdminViewer {
 	return viewer
 }
 
-/** Whether shoppers may see the object: it is the image of an active Product of this Store. */
+/** Whether shoppers may see the object: it is in the gallery of an active Product of this Store. */
 async function isShownOnStorefront(db: Db, storeId: string, key: string): Promise<boolean> {
-	const product = await db.product.findFirst({ where: { storeId, imageKey: key, status: 'active' }, select: { id: true } })
+	const product = await db.product.findFirst({
+		where: { storeId, status: 'active', OR: [{ imageKey: key }, { images: { some: { key } } }] },
+		select: { id: true },
+	})
 	return product !== null
 }

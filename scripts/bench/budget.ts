@@ -9,7 +9,10 @@ import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import autocannon from 'autocannon'
 import { cookieHeader } from '../../tests/helpers/http'
+import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
+import { checkoutBursts, checkoutRow } from './checkout'
 import { closedLoop } from './closed-loop'
+import { benchEvents } from './events'
 import { benchAdmin, measure, postForm, type Row, sampleRss, type Server, startBaseline, startStore } from './servers'
 
 type Options = { seconds: number; rounds: number; connections: number; loadSeconds: number }
@@ -242,22 +245,71 @@ export async function benchBudget(options: Options) {
 			},
 		])
 
+		const engine = store.databaseUrl.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'
+		const checkout = await checkoutRow(store, { connections })
+		const bursts = await checkoutBurstsOnPostgres()
+		const ingest = await benchEvents()
+		console.log(
+			`\ncheckout: ${connections} connections on ${engine}; ${bursts.at} submits at the same instant on PostgreSQL, ${bursts.submits / bursts.at} times\n`,
+		)
+		console.table([
+			{
+				row: `POST /checkout, ${engine}, ${connections} connections`,
+				'req/s': checkout['req/s'],
+				'p50 ms': checkout['p50 ms'],
+				'p99 ms': checkout['p99 ms'],
+				result: checkout.route,
+			},
+			{
+				row: `POST /checkout, PostgreSQL, ${bursts.at} at once`,
+				'req/s': bursts.ordersPerSecond,
+				'p50 ms': bursts.p50,
+				'p99 ms': bursts.max,
+				result: `${bursts.placed} of ${bursts.submits} placed, ${bursts.errors} errors`,
+			},
+		])
+		console.log('\nprovider event ingest (each event delivered 10 times, shuffled, 10 at a time)\n')
+		console.table(ingest)
+		const [sqliteIngest, postgresIngest] = ingest
+
 		const line = [
 			`page/baseline=${pairedRatio(reqs(pageRows.home.store), reqs(pageRows.home.baseline))}`,
 			`page_first/baseline=${pairedRatio(reqs(pageRows.home.firstVisit), reqs(pageRows.home.baseline))}`,
 			`product/baseline=${pairedRatio(reqs(pageRows.product.store), reqs(pageRows.product.baseline))}`,
 			`product_first/baseline=${pairedRatio(reqs(pageRows.product.firstVisit), reqs(pageRows.product.baseline))}`,
 			`page_p99x=${pairedRatio(p99s(pageRows.home.firstVisit), p99s(pageRows.home.baseline))}`,
+			`page_returning_p99x=${pairedRatio(p99s(pageRows.home.store), p99s(pageRows.home.baseline))}`,
 			`product_p99x=${pairedRatio(p99s(pageRows.product.firstVisit), p99s(pageRows.product.baseline))}`,
+			`product_returning_p99x=${pairedRatio(p99s(pageRows.product.store), p99s(pageRows.product.baseline))}`,
 			`signin/scrypt=${pairedRatio(reqs(storeOnly.signIn!), scrypt)}`,
 			`storm_healthz_p99_ms=${storm.healthzP99}`,
+			`storm_over_idle_ms=${storm.rows.map((row) => row['p99 above idle ms']).join('/')}`,
 			`rss_peak_mb=${rssPeak}`,
+			`rss_settled_mb=${memory.storeSettled}`,
+			`checkout_p50_ms=${checkout['p50 ms']}(${engine})`,
+			`pg_checkouts_${bursts.at}_errors=${bursts.errors}`,
+			`pg_orders_per_s=${bursts.ordersPerSecond}`,
+			`ingest_sqlite_per_s=${sqliteIngest?.['events/s']}`,
+			`ingest_pg_per_s=${postgresIngest?.['events/s']}`,
+			`ingest_double_applies=${ingest.reduce((sum, row) => sum + row['double applies'], 0)}`,
 		].join(' ')
 		return { line }
 	} finally {
 		storeRss.stop()
 		baselineRss.stop()
 		await Promise.all([store.stop(), baseline.stop()])
+	}
+}
+
+/** The PostgreSQL checkout bursts on a store of their own, on a fresh database dropped after. */
+async function checkoutBurstsOnPostgres() {
+	const database = await createTestDatabase('store_bench_checkout')
+	const store = await startStore({ ...LIMITS, DATABASE_URL: database.url })
+	try {
+		return await checkoutBursts(store)
+	} finally {
+		await store.stop()
+		await dropTestDatabase(database.name)
 	}
 }
 

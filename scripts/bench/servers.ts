@@ -16,7 +16,7 @@ export async function startStore(env: Record<string, string> = {}): Promise<Serv
 	const port = await freePort()
 	const base = `http://127.0.0.1:${port}`
 	const dir = mkdtempSync(join(tmpdir(), 'store-bench-'))
-	const databaseUrl = process.env.DATABASE_URL ?? `file:${join(dir, 'store.db')}`
+	const databaseUrl = env.DATABASE_URL ?? process.env.DATABASE_URL ?? `file:${join(dir, 'store.db')}`
 	const child = spawn(process.execPath, ['tests/e2e/support/start-server.mjs'], {
 		stdio: ['ignore', 'ignore', 'inherit'],
 		env: {

@@ -15,8 +15,31 @@ const ADMIN_DENIED = 'Store Admin is for administrators only.'
 async function signInAsAdmin(page: Page) {
 	await page.goto('/sign-in')
 	await submitSignInForm(page, ADMIN_EMAIL, ADMIN_PASSWORD)
-	await expect(page).toHaveURL('/account')
+	await expect(page).toHaveURL('/admin')
 }
+
+test('an admin lands in Store Admin after signing in, a customer on their account, and a password change returns where it was asked from', async ({
+	page,
+	browser,
+}) => {
+	await signInAsAdmin(page)
+	await page.goto('/sign-in')
+	await expect(page).toHaveURL('/admin')
+	await expect(page.getByRole('link', { name: 'Change password' })).toHaveAttribute('href', '/account/password?redirectTo=%2Fadmin')
+
+	const context = await browser.newContext()
+	const shopper = await context.newPage()
+	const customer = await signUp(shopper.request)
+	await shopper.goto('/sign-in')
+	await expect(shopper).toHaveURL('/account')
+	await shopper.goto('/account/password?redirectTo=%2Faccount%2Forders')
+	await shopper.getByLabel('Current password').fill(customer.password)
+	await shopper.getByLabel(/^New password/).fill(`${customer.password}-Changed-9`)
+	await shopper.getByRole('button', { name: 'Change password' }).click()
+	await expect(shopper).toHaveURL('/account/orders')
+	await expect(shopper.getByTestId('flash')).toContainText('Password changed')
+	await context.close()
+})
 
 function uniqueStoreName(prefix = 'Shop') {
 	return `${prefix} ${randomUUID().slice(0, 8)}`

@@ -290,6 +290,7 @@ test('no secret reaches the browser build, a response or the log, and the log is
 		// Guest: every page it can reach, and an order paid offline (its confirmation page).
 		await crawl(guest, [
 			'/',
+			'/search?q=canvas',
 			'/cart',
 			'/checkout',
 			'/newsletter',
@@ -340,6 +341,8 @@ test('no secret reaches the browser build, a response or the log, and the log is
 				'/admin/reviews?status=approved',
 				'/admin/products',
 				'/admin/products/new',
+				'/admin/collections',
+				'/admin/customers',
 				'/admin/orders',
 				'/admin/uploads',
 				'/admin/events',
@@ -347,6 +350,16 @@ test('no secret reaches the browser build, a response or the log, and the log is
 			],
 			200,
 		)
+		// A collection, its admin page (the redirect after creating it) and its storefront page.
+		const collectionSlug = `canary-${randomBytes(3).toString('hex')}`
+		const created = await send(admin, 'POST', '/admin/collections', {
+			form: { title: 'Canary picks', slug: collectionSlug, description: '' },
+			headers: formHeaders(),
+		})
+		const collectionPage = created.headers().location ?? ''
+		expect(collectionPage).toMatch(/^\/admin\/collections\/[A-Za-z0-9_-]+$/)
+		await crawl(admin, [collectionPage])
+		await crawl(guest, [`/collections/${collectionSlug}`])
 		// An upload to the bucket that does not answer: refused, logged, nothing kept.
 		const upload = multipart([{ name: 'file', filename: 'canary.png', type: 'image/png', body: IMAGES.png }])
 		const refusedUpload = await send(admin, 'POST', '/api/upload', { headers: { 'content-type': upload.contentType, Origin: store.origin }, data: upload.body })

@@ -210,6 +210,8 @@ const FORM = 'GET, HEAD, POST'
 const PAGES: ReadonlyArray<[string, string]> = [
 	['/', PAGE],
 	['/products/any-product', FORM],
+	['/search', PAGE],
+	['/collections/any-collection', PAGE],
 	['/cart', FORM],
 	['/checkout', FORM],
 	['/orders/any-token', FORM],
@@ -236,12 +238,16 @@ const PAGES: ReadonlyArray<[string, string]> = [
 	['/admin/products/any-id', FORM],
 	['/admin/orders', PAGE],
 	['/admin/orders/1001', FORM],
+	['/admin/customers', PAGE],
+	['/admin/customers/any-id', PAGE],
 	['/admin/uploads', FORM],
 	['/admin/events', FORM],
 	['/admin/connections', FORM],
 	['/admin/email', FORM],
 	['/admin/newsletter', PAGE],
 	['/admin/reviews', FORM],
+	['/admin/collections', FORM],
+	['/admin/collections/any-id', FORM],
 	['/no-such-page', FORM],
 ]
 /** The APIs, each with a method it does not serve. */

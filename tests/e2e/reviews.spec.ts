@@ -4,32 +4,9 @@
  * a review shows (as text) after Store Admin approves it; bad input, a guest, a second review and
  * another customer's review id are refused with nothing changed.
  */
-import type { Browser, Page } from '@playwright/test'
-import { ADMIN_EMAIL, ADMIN_PASSWORD } from './support/credentials.ts'
-import { expect, fillCheckout, serverOrigin, signUp, submitSignInForm, test } from './support/fixtures.ts'
+import { asAdmin, expect, placeOrder, serverOrigin, signUp, test } from './support/fixtures.ts'
 
 const PRODUCT = '/products/field-notebook'
-
-async function buy(page: Page, email: string) {
-	await page.goto(PRODUCT)
-	await page.getByLabel('Quantity').fill('1')
-	await page.getByRole('button', { name: 'Add to cart' }).click()
-	await expect(page).toHaveURL('/cart')
-	await page.goto('/checkout')
-	await fillCheckout(page, email)
-	await page.getByRole('button', { name: 'Place order' }).click()
-	await expect(page).toHaveURL(/\/orders\/[A-Za-z0-9_-]{43}$/)
-	return (await page.getByRole('heading', { name: /Order #/ }).textContent())?.match(/#(\d+)/)?.[1] ?? ''
-}
-
-async function asAdmin(browser: Browser, javaScriptEnabled: boolean, path: string) {
-	const context = await browser.newContext({ javaScriptEnabled })
-	const admin = await context.newPage()
-	await admin.goto(`/sign-in?redirectTo=${encodeURIComponent(path)}`)
-	await submitSignInForm(admin, ADMIN_EMAIL, ADMIN_PASSWORD)
-	await expect(admin).toHaveURL(path)
-	return { admin, close: () => context.close() }
-}
 
 const review = (fields: Record<string, string>) => ({ intent: 'review', rating: '4', title: 'Fine paper', body: 'Takes fountain pen ink.', ...fields })
 
@@ -41,7 +18,7 @@ for (const javaScriptEnabled of [true, false]) {
 			test.setTimeout(90_000)
 			await page.goto(PRODUCT)
 			await expect(page.getByTestId('review-eligibility')).toContainText('bought this product')
-			const number = await buy(page, customer.email)
+			const number = String(await placeOrder(page, 'field-notebook', customer.email))
 			// Placed but not paid: still no form.
 			await page.goto(PRODUCT)
 			await expect(page.getByTestId('review-eligibility')).toBeVisible()

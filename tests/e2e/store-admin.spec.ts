@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { request as apiRequest } from '@playwright/test'
 import { IMAGES } from '../helpers/images.ts'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, serverOrigin, signIn, submitSignInForm, test } from './support/fixtures.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, placeOrder, serverOrigin, signIn, submitSignInForm, test } from './support/fixtures.ts'
 
 test('an admin uploads an image, creates a product with it, and shoppers see both [R34]', async ({ page, browser }) => {
 	await page.goto('/sign-in?redirectTo=%2Fadmin%2Fuploads')
@@ -24,10 +24,13 @@ test('an admin uploads an image, creates a product with it, and shoppers see bot
 	await page.getByLabel('Price').fill('19.90')
 	await page.getByLabel('Stock').fill('7')
 	await page.getByLabel('Status').selectOption('active')
-	await page.getByLabel('Image').selectOption(key)
 	await page.getByRole('button', { name: 'Create product' }).click()
 	await expect(page.getByTestId('flash')).toContainText('created')
 	await expect(page.getByTestId('product-status')).toHaveText('active')
+	await page.getByLabel('Or add an image uploaded before').selectOption(key)
+	await page.getByRole('button', { name: 'Add', exact: true }).click()
+	await expect(page.getByTestId('flash')).toHaveText('Image added.')
+	await expect(page.getByTestId('gallery-image')).toHaveCount(1)
 
 	const shopper = await browser.newContext()
 	const shop = await shopper.newPage()
@@ -50,6 +53,13 @@ test('an admin uploads an image, creates a product with it, and shoppers see bot
 	await page.goto('/admin/activity')
 	await expect(page.getByRole('cell', { name: 'product.create' }).first()).toBeVisible()
 	await expect(page.getByRole('cell', { name: 'product.unpublish' }).first()).toBeVisible()
+	// Targets by name, linked: the product by its title, not its id.
+	await expect(
+		page
+			.getByRole('row', { name: /product\.unpublish/ })
+			.first()
+			.getByRole('link', { name: 'Harbour poster' }),
+	).toBeVisible()
 })
 
 test('an admin marks an offline order paid and the customer sees it paid', async ({ page, browser, customer }) => {
@@ -99,6 +109,8 @@ test('a customer reaches none of Store Admin, and a storeId in the body is refus
 		'/admin/newsletter',
 		'/admin/newsletter/export',
 		'/admin/reviews',
+		'/admin/collections',
+		'/admin/customers',
 	]) {
 		const response = await page.goto(path)
 		expect(response?.status(), path).toBe(403)
@@ -125,4 +137,42 @@ test('a customer reaches none of Store Admin, and a storeId in the body is refus
 		expect(bad.status(), price).toBe(400)
 	}
 	expect((await request.get(`/products/${slug}`)).status()).toBe(404)
+})
+
+test('the overview shows sales, the orders waiting for the shop with links to them, and low stock [R114]', async ({ page, browser }) => {
+	const shopper = await browser.newContext()
+	const number = String(await placeOrder(await shopper.newPage()))
+	await shopper.close()
+
+	await page.goto('/sign-in')
+	await submitSignInForm(page, ADMIN_EMAIL, ADMIN_PASSWORD)
+	await expect(page).toHaveURL('/admin')
+	await expect(page.getByTestId('sales').locator('li')).toHaveCount(3)
+	const waiting = page.getByTestId('awaiting-payment')
+	// The card lists the oldest five; other specs' orders may be older than this one.
+	const count = Number((await waiting.locator('h2 .count').textContent())?.replace(/\D/g, ''))
+	expect(count).toBeGreaterThanOrEqual(1)
+	await expect(waiting.locator('li')).toHaveCount(Math.min(count, 5))
+	// The demo socks start with 3: there is always something low, each linked to its product.
+	await expect(page.getByTestId('low-stock').locator('li a[href^="/admin/products/"]').first()).toBeVisible()
+	await waiting.getByRole('link', { name: /Awaiting payment/ }).click()
+	await expect(page).toHaveURL('/admin/orders?status=awaiting_payment')
+	await expect(page.getByRole('link', { name: `#${number}` }).or(page.getByRole('link', { name: number }))).toBeVisible()
+})
+
+test('a customer who ordered is found by name in Customers, with their order linked; read-only [R115]', async ({ page, customer, browser }) => {
+	const number = await placeOrder(page, 'field-notebook', customer.email)
+	const context = await browser.newContext()
+	const admin = await context.newPage()
+	await admin.goto('/sign-in?redirectTo=%2Fadmin%2Fcustomers')
+	await submitSignInForm(admin, ADMIN_EMAIL, ADMIN_PASSWORD)
+	await admin.getByLabel('Name or email').fill(customer.email.toUpperCase())
+	await admin.getByRole('button', { name: 'Filter' }).click()
+	await admin.getByRole('link', { name: customer.name }).click()
+	await expect(admin.getByTestId('customer-email')).toHaveText(customer.email)
+	await expect(admin.getByTestId('customer-order')).toHaveCount(1)
+	await admin.getByRole('link', { name: `#${number}` }).click()
+	await expect(admin).toHaveURL(`/admin/orders/${number}`)
+	await expect(admin.locator('form input[type="password"]')).toHaveCount(0)
+	await context.close()
 })

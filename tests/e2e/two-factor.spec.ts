@@ -97,6 +97,15 @@ test('enrols an admin in TOTP without JavaScript, counting it only after a valid
 	const uri = (await section.getByTestId('totp-uri').getAttribute('href')) ?? ''
 	expect(uri.startsWith('otpauth://totp/')).toBe(true)
 	expect(new URL(uri).searchParams.get('secret')).toBe(secret)
+	// The secret as a QR code that loads under the CSP, and as text that wraps on a phone.
+	const qr = section.getByTestId('totp-qr')
+	expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+	const qrSvg = Buffer.from(((await qr.getAttribute('src')) ?? '').replace('data:image/svg+xml;base64,', ''), 'base64').toString('utf8')
+	expect(qrSvg).toMatch(/^<svg[^>]*viewBox="0 0 \d+ \d+"[\s\S]*<path[\s\S]*<\/svg>\s*$/)
+	await page.setViewportSize({ width: 390, height: 844 })
+	const secretBox = section.getByTestId('totp-secret')
+	expect(await secretBox.evaluate((code) => code.scrollWidth <= code.clientWidth && document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+	await page.setViewportSize({ width: 1280, height: 800 })
 	backupCodes = await section.getByTestId('backup-codes').locator('code').allTextContents()
 	expect(backupCodes).toHaveLength(10)
 

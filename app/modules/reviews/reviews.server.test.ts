@@ -97,8 +97,13 @@ describe.each(PROVIDERS)('product reviews on %s [R31]', (provider) => {
 		await refused(repositoriesFor(stranger, t.db).reviews.write(product.id, { ...REVIEW, title: 'Hijacked' }, own.id), 404)
 		await refused(repositoriesFor(stranger, t.db).reviews.write(product.id, REVIEW, 'no-such-review'), 404)
 		expect((await repositoriesFor(buyer, t.db).reviews.forProduct(product.id)).mine).toMatchObject({ title: 'Sturdy', status: 'approved' })
+		const shown = () => repositoriesFor({ kind: 'guest', storeId: t.storeId, guestId: randomUUID() }, t.db).reviews.forProduct(product.id)
+		expect((await shown()).reviews.map((r) => r.rating).sort()).toEqual([4, 5])
 		expect(await repositoriesFor(buyer, t.db).reviews.write(product.id, { ...REVIEW, title: 'Still sturdy' }, own.id)).toBe('updated')
 		expect((await repositoriesFor(buyer, t.db).reviews.forProduct(product.id)).mine).toMatchObject({ title: 'Still sturdy', status: 'pending' })
+		// Every visitor's page is read again: the edited review waits for moderation, off the page.
+		expect(await shown()).toMatchObject({ count: 1, average: 5 })
+		expect((await shown()).reviews.map((r) => r.rating)).toEqual([5])
 	})
 
 	it('keeps reviews inside their Store: another Store’s admin finds none to moderate, and its product cannot be reviewed here [R4]', async () => {

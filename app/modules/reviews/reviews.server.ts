@@ -19,6 +19,8 @@ export type ReviewInput = { rating: number; title: string; body: string }
 /** Who is asking, from the session: a signed-in customer's id and name, or nobody. */
 export type Reviewer = { userId: string; name: string } | null
 
+type Approved = { count: number; average: number | null; reviews: ReturnType<typeof publicReview>[] }
+
 const publicReview = (r: Review) => ({ id: r.id, authorName: r.author_name, rating: r.rating, title: r.title, body: r.body, createdAt: r.created_at })
 
 export function reviewsRepository(reviews: Reviews, reviewer: Reviewer) {
@@ -31,16 +33,26 @@ export function reviewsRepository(reviews: Reviews, reviewer: Reviewer) {
 	return {
 		/** What the product page shows: approved reviews, their average and count, and the viewer's own. */
 		async forProduct(productId: string) {
-			const [summary, page, own, canReview] = await Promise.all([
-				reviews.average('rating', { product_id: productId, status: 'approved' }),
-				reviews.list({ where: { product_id: productId, status: 'approved' }, limit: REVIEWS_SHOWN }),
+			const [approved, own, canReview] = await Promise.all([
+				// What every visitor sees alike, read on every product page and changed only by a
+				// moderation or an author's edit: kept by the data service until the next write.
+				// Nothing of this viewer (their own review, whether they bought) is kept.
+				reviews.cached<Approved>(`approved\u0000${productId}`, async () => {
+					const [summary, page] = await Promise.all([
+						reviews.average('rating', { product_id: productId, status: 'approved' }),
+						reviews.list({ where: { product_id: productId, status: 'approved' }, limit: REVIEWS_SHOWN }),
+					])
+					return {
+						count: summary.count,
+						average: summary.average === null ? null : Math.round(summary.average * 10) / 10,
+						reviews: page.rows.map(publicReview),
+					}
+				}),
 				mine(productId),
 				bought(productId),
 			])
 			return {
-				count: summary.count,
-				average: summary.average === null ? null : Math.round(summary.average * 10) / 10,
-				reviews: page.rows.map(publicReview),
+				...approved,
 				mine: own ? { ...publicReview(own), status: own.status as ReviewStatus } : null,
 				canReview: canReview || own !== null,
 			}
@@ -124,6 +136,8 @@ export function adminReviewsRepository(reviews: Reviews, atomically: <T>(work: (
 					detail: { productId: review.product_id, from: review.status, rating: review.rating },
 				})
 			})
+			// The transaction's writes forgot the cache before they committed: forget it again now.
+			reviews.forgetCached()
 		},
 	}
 }

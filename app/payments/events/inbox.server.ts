@@ -24,6 +24,49 @@ function remember(db: Db, key: string) {
 }
 
 /**
+ * Repeats are counted in memory and written together: while one delivery writes an event's
+ * repeat count, the repeats arriving meanwhile only add to what it writes next, so a provider's
+ * burst of retries costs a few UPDATEs instead of one per delivery. The delivery that writes
+ * awaits its write, as every write of the store is awaited by the request that made it (a
+ * timer-driven flush was tried and left: written beside open transactions from outside any
+ * request, it stalled the bench's PostgreSQL run now and then). The count is evidence for the
+ * operator, not money: nothing is decided by it, and a failed write loses only counts.
+ */
+type Counting = { pending: number; writing: Promise<void> }
+const repeatCounts = new WeakMap<Db, Map<string, Counting>>()
+
+async function countDuplicate(db: Db, connectionId: string, eventId: string) {
+	let counts = repeatCounts.get(db)
+	if (!counts) repeatCounts.set(db, (counts = new Map()))
+	const key = `${connectionId}\u0000${eventId}`
+	const current = counts.get(key)
+	if (current) {
+		current.pending++
+		return
+	}
+	const counting: Counting = { pending: 1, writing: Promise.resolve() }
+	counts.set(key, counting)
+	counting.writing = (async () => {
+		try {
+			while (counting.pending > 0) {
+				const count = counting.pending
+				counting.pending = 0
+				await db.providerEvent.updateMany({ where: { connectionId, providerEventId: eventId }, data: { duplicates: { increment: count } } })
+			}
+		} finally {
+			counts.delete(key)
+		}
+	})()
+	await counting.writing
+}
+
+/** Waits until every repeat counted so far is written. */
+export async function settleDuplicateCounts(db: Db): Promise<void> {
+	const counts = repeatCounts.get(db)
+	if (counts) await Promise.allSettled([...counts.values()].map((counting) => counting.writing))
+}
+
+/**
  * Records a verified event, its body byte for byte [R61], and applies it in ONE transaction
  * [R63, R64]: the event id is unique per Connection, so a repeat (sequential or concurrent)
  * fails the insert, applies nothing, and is answered as a duplicate.
@@ -34,7 +77,7 @@ export async function ingestEvent(scope: StoreScope, connection: EventConnection
 	const recentKey = `${connection.id}:${eventId}`
 	const duplicate = async () => {
 		remember(db, recentKey)
-		await db.providerEvent.updateMany({ where: { connectionId: connection.id, providerEventId: eventId }, data: { duplicates: { increment: 1 } } })
+		await countDuplicate(db, connection.id, eventId)
 		return { duplicate: true, outcome: 'duplicate' as const, summary: 'Already received: nothing changed.', orderId: null }
 	}
 	// Most repeats are answered here, without a transaction; racing ones meet the unique key below.

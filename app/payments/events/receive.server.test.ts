@@ -16,6 +16,7 @@ import { cartRepository } from '../../cart/cart.server'
 import { placeOrder } from '../../orders/checkout.server'
 import { recordProviderRef } from '../../orders/orders.server'
 import { connectionScope, sealSecret } from '../../security/secret-box.server'
+import { settleDuplicateCounts } from './inbox.server'
 import { forgetEndpoints, receiveEvent } from './receive.server'
 import { unverifiedScope } from '../../data/scope'
 
@@ -90,6 +91,17 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		expect((await state(o.orderId)).status).toBe('paid')
 		const row = await t.db.providerEvent.findFirstOrThrow({ where: { orderId: o.orderId }, select: { duplicates: true, outcome: true } })
 		expect(row).toEqual({ duplicates: 9, outcome: 'applied' })
+	})
+
+	it('counts every repeat of a concurrent burst, though they are written together [R63]', async () => {
+		const o = await started()
+		const payload = completed(o)
+		await deliver(payload)
+		const responses = await Promise.all(Array.from({ length: 25 }, () => deliver(payload)))
+		expect(responses.map((r) => r.status)).toEqual(Array(25).fill(200))
+		await settleDuplicateCounts(t.db)
+		const row = await t.db.providerEvent.findFirstOrThrow({ where: { orderId: o.orderId }, select: { duplicates: true } })
+		expect(row.duplicates).toBe(25)
 	})
 
 	it('answers 20 concurrent deliveries of one event with 2xx, applying it once (no unique-violation 500s) [R63]', async () => {

@@ -1,5 +1,6 @@
 import { data, Link } from 'react-router'
 import type { Route } from './+types/order'
+import { connectionForBuyer } from '../../payments/instructions'
 import { requireUser } from '../../auth/guards.server'
 import { userRepositoriesFor } from '../../repositories.server'
 import { OrderDetails } from '../../ui/order-details'
@@ -13,7 +14,7 @@ export async function loader(args: Route.LoaderArgs) {
 	const order = Number.isSafeInteger(number) ? await userRepositoriesFor(viewer).myOrders.byNumber(number) : null
 	if (!order) throw data({ message: 'There is no such order in your account.' }, { status: 404 })
 	const { id: _id, connection, ...rest } = order
-	return { ...rest, createdAt: order.createdAt.toISOString(), connection: { provider: connection.provider, displayName: connection.displayName } }
+	return { ...rest, createdAt: order.createdAt.toISOString(), connection: connectionForBuyer(connection, order.number) }
 }
 
 export default function AccountOrder({ loaderData: order }: Route.ComponentProps) {

@@ -2,8 +2,7 @@ import { Link } from 'react-router'
 import type { Route } from './+types/orders'
 import { requireUser } from '../../auth/guards.server'
 import { userRepositoriesFor } from '../../repositories.server'
-import { Price } from '../../ui/money-format'
-import { statusLabel } from '../../ui/order-details'
+import { OrdersTable } from '../../ui/orders-table'
 
 export const meta = () => [{ title: 'Your orders' }]
 
@@ -23,30 +22,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
 					<Link to="/">Start shopping</Link>
 				</div>
 			) : (
-				<table className="data-table">
-					<thead>
-						<tr>
-							<th>Order</th>
-							<th>Date</th>
-							<th>Status</th>
-							<th>Total</th>
-						</tr>
-					</thead>
-					<tbody>
-						{loaderData.orders.map((order) => (
-							<tr key={order.number}>
-								<td>
-									<Link to={`/account/orders/${order.number}`}>#{order.number}</Link>
-								</td>
-								<td>{order.createdAt.slice(0, 10)}</td>
-								<td>{statusLabel(order.status)}</td>
-								<td>
-									<Price minor={order.totalMinor} currency={order.currency} />
-								</td>
-							</tr>
-						))}
-					</tbody>
-				</table>
+				<OrdersTable orders={loaderData.orders} href={(number) => `/account/orders/${number}`} />
 			)}
 		</section>
 	)

@@ -1,9 +1,10 @@
-import { data, Form, useNavigation } from 'react-router'
+import { data, Form, useNavigation, useSearchParams } from 'react-router'
 import type { Route } from './+types/password'
 import { PASSWORD_TOO_WEAK } from '../../auth/account-rules.server'
 import { changePassword } from '../../auth/credentials.server'
 import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { requireUser } from '../../auth/guards.server'
+import { safeRedirect } from '../../auth/safe-redirect'
 import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { Field, FormError } from '../../ui/forms'
@@ -18,6 +19,7 @@ export async function loader(args: Route.LoaderArgs) {
 const passwordForm = formSchema({
 	currentPassword: fields.currentPassword,
 	newPassword: fields.password,
+	redirectTo: fields.redirectTo,
 })
 
 /**
@@ -31,7 +33,7 @@ export async function action(args: Route.ActionArgs) {
 	await requireUser(args)
 	const form = await parseForm(args.request, passwordForm)
 	if (!form.ok) return data(form, { status: 400 })
-	const { currentPassword, newPassword } = form.data
+	const { currentPassword, newPassword, redirectTo } = form.data
 	if (currentPassword === newPassword) {
 		return data(formFailure({ newPassword: 'Choose a password different from the current one.' }), { status: 400 })
 	}
@@ -45,18 +47,21 @@ export async function action(args: Route.ActionArgs) {
 		}
 		return data(formFailure({}, 'The password could not be changed. Try again.'), { status: result.status >= 500 ? 500 : 400 })
 	}
-	throw await redirectWithFlash('/account', 'Password changed. Every other session has been signed out.', {
+	// Back where the change was asked from (Store Admin links here with ?redirectTo=/admin).
+	throw await redirectWithFlash(safeRedirect(redirectTo, '/account'), 'Password changed. Every other session has been signed out.', {
 		headers: result.headers,
 	})
 }
 
 export default function ChangePassword({ actionData }: Route.ComponentProps) {
 	const pending = useNavigation().state === 'submitting'
+	const redirectTo = useSearchParams()[0].get('redirectTo') ?? ''
 	return (
 		<section className="card">
 			<h1>Change your password</h1>
 			<Form method="post" noValidate>
 				<FormError message={actionData?.formError} />
+				<input type="hidden" name="redirectTo" value={redirectTo} />
 				<Field
 					name="currentPassword"
 					label="Current password"

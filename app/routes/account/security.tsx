@@ -1,6 +1,7 @@
 import { data, Form, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/security'
+import { totpQrDataUrl } from '../../auth/totp-qr.server'
 import { requireUser } from '../../auth/guards.server'
 import { confirmEnrolment, disableTwoFactor, startEnrolment } from '../../auth/two-factor-flow.server'
 import { userRepositoriesFor } from '../../repositories.server'
@@ -96,7 +97,11 @@ async function twoFactorAction({
 	}
 	// Shown once, in this response only (never cached, never stored for later display).
 	return data(
-		{ ok: true as const, intent, enrolment: { secret: started.secret, totpURI: started.totpURI, backupCodes: started.backupCodes } },
+		{
+			ok: true as const,
+			intent,
+			enrolment: { secret: started.secret, totpURI: started.totpURI, qr: await totpQrDataUrl(started.totpURI), backupCodes: started.backupCodes },
+		},
 		{ headers: noStore },
 	)
 }

@@ -1,3 +1,4 @@
+import { Link } from 'react-router'
 import type { Route } from './+types/activity'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
@@ -38,7 +39,15 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
 								<td>{entry.actorEmail}</td>
 								<td>{entry.action}</td>
 								<td>
-									{entry.targetType} <code>{entry.targetId}</code>
+									{entry.target ? (
+										<>
+											{entry.targetType} <Link to={entry.target.href}>{entry.target.label}</Link>
+										</>
+									) : (
+										<>
+											{entry.targetType} <code>{entry.targetId}</code>
+										</>
+									)}
 								</td>
 							</tr>
 						))}

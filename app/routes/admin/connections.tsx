@@ -7,7 +7,8 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { CONNECTION_HANDLE } from '../../payments/connections.server'
 import { domainFailure, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
-import { Field, FormError } from '../../ui/forms'
+import { Field, FieldError, FormError } from '../../ui/forms'
+import { paymentInstructionsSchema } from '../../payments/instructions'
 
 export const meta = () => [{ title: 'Connections · Store Admin' }]
 
@@ -17,6 +18,8 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 const secret = z.string().trim().min(16, 'Paste the full secret (16 characters or more)').max(200, 'Use at most 200 characters')
+
+const instructionsForm = paymentInstructionsSchema.extend({ handle: z.string().regex(CONNECTION_HANDLE, 'Unknown connection') })
 
 const rotateForm = formSchema({ handle: z.string().regex(CONNECTION_HANDLE, 'Unknown connection'), webhookSecret: secret })
 
@@ -40,6 +43,13 @@ export async function action(args: Route.ActionArgs) {
 	const url = new URL(args.request.url)
 	const repo = adminRepositoriesFor(admin).connections
 	try {
+		if (url.searchParams.get('intent') === 'instructions') {
+			const form = await parseForm(args.request, instructionsForm)
+			if (!form.ok) return data(form, { status: 400 })
+			const { handle, ...instructions } = form.data
+			await repo.setInstructions(handle, instructions)
+			throw await redirectWithFlash('/admin/connections', `Payment instructions saved for ${handle}.`)
+		}
 		if (url.searchParams.get('intent') === 'rotate') {
 			const form = await parseForm(args.request, rotateForm)
 			if (!form.ok) return data(form, { status: 400 })
@@ -101,6 +111,11 @@ export default function Connections({ loaderData, actionData }: Route.ComponentP
 					))}
 				</tbody>
 			</table>
+			{loaderData.connections
+				.filter((c) => c.provider !== 'stripe')
+				.map((c) => (
+					<InstructionsForm key={c.handle} handle={c.handle} name={c.displayName} values={c.instructions} errors={errors} pending={pending} />
+				))}
 			<h2>Add a connection</h2>
 			<Form method="post" noValidate className="card wide">
 				<div className="field">
@@ -120,5 +135,54 @@ export default function Connections({ loaderData, actionData }: Route.ComponentP
 				</button>
 			</Form>
 		</section>
+	)
+}
+
+type Instructions = { bankName: string; accountHolder: string; accountNumber: string; reference: string; note: string }
+
+/** What buyers who pay through an offline Connection are told on their order page and in the mail. */
+function InstructionsForm({
+	handle,
+	name,
+	values,
+	errors,
+	pending,
+}: {
+	handle: string
+	name: string
+	values: Instructions | null
+	errors: Record<string, string>
+	pending: boolean
+}) {
+	const id = (field: string) => `${handle}-${field}`
+	const input = (field: keyof Instructions, label: string, max: number, hint?: string) => (
+		<div className="field">
+			<label htmlFor={id(field)}>{label}</label>
+			<input
+				id={id(field)}
+				name={field}
+				defaultValue={values?.[field] ?? ''}
+				maxLength={max}
+				aria-invalid={errors[field] ? true : undefined}
+				aria-describedby={errors[field] ? `${id(field)}-error` : undefined}
+			/>
+			{hint ? <p className="hint">{hint}</p> : null}
+			<FieldError id={`${id(field)}-error`} message={errors[field]} />
+		</div>
+	)
+	return (
+		<Form method="post" action="?intent=instructions" noValidate className="card wide" data-testid={`instructions-${handle}`}>
+			<h2>Payment instructions: {name}</h2>
+			<p className="hint">Shown as plain text to buyers who chose {name}, on their order page and in the confirmation mail, until the order is paid.</p>
+			<input type="hidden" name="handle" value={handle} />
+			{input('accountHolder', 'Account holder', 80)}
+			{input('bankName', 'Bank', 80)}
+			{input('accountNumber', 'IBAN or account number', 64)}
+			{input('reference', 'Reference', 60, 'Put {number} where the order number goes, e.g. SHOP-{number}. Empty: "Order {number}".')}
+			{input('note', 'Note (optional)', 300)}
+			<button type="submit" disabled={pending}>
+				Save instructions
+			</button>
+		</Form>
 	)
 }

@@ -34,7 +34,9 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 						Overview
 					</NavLink>
 					<NavLink to="/admin/orders">Orders</NavLink>
+					<NavLink to="/admin/customers">Customers</NavLink>
 					<NavLink to="/admin/products">Products</NavLink>
+					<NavLink to="/admin/collections">Collections</NavLink>
 					<NavLink to="/admin/uploads">Uploads</NavLink>
 					<NavLink to="/admin/events">Events</NavLink>
 					<NavLink to="/admin/connections">Connections</NavLink>
@@ -44,7 +46,9 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 					<NavLink to="/admin/store">Store profile</NavLink>
 					<NavLink to="/admin/activity">Activity</NavLink>
 				</nav>
-				<p className="hint">Signed in as {loaderData.email}</p>
+				<p className="hint">
+					Signed in as {loaderData.email} · <Link to="/account/password?redirectTo=%2Fadmin">Change password</Link>
+				</p>
 			</aside>
 			<div className="admin-content">
 				<Outlet />

@@ -4,6 +4,7 @@ import type { Route } from './+types/order'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { DomainError } from '../../errors.server'
+import { NOTE_MAX } from '../../orders/notes'
 import { canTransition } from '../../orders/status'
 import { domainFailure, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { refusalHeaders } from '../../security/rate-limit/rate-limit.server'
@@ -31,7 +32,9 @@ export async function loader(args: Route.LoaderArgs) {
 			...order,
 			createdAt: order.createdAt.toISOString(),
 			paidAt: order.paidAt?.toISOString() ?? null,
+			shippedAt: order.shippedAt?.toISOString() ?? null,
 			events: order.events.map((event) => ({ ...event, receivedAt: event.receivedAt.toISOString() })),
+			timeline: order.timeline.map((entry) => ({ ...entry, at: entry.at.toISOString() })),
 		}
 	} catch (error) {
 		if (error instanceof DomainError) throw data({ message: error.message }, { status: error.status })
@@ -44,16 +47,35 @@ const DONE = {
 	fulfil: 'Order marked shipped.',
 	cancel: 'Order cancelled; its stock is back.',
 	refund: 'Refund recorded.',
+	note: 'Note added.',
 } as const
 
+/** One line of text a person typed: trimmed, bounded, no control characters. */
+const oneLine = (label: string, max: number, pattern = /^[^\u0000-\u001f\u007f]*$/) =>
+	z.string().trim().max(max, `${label} is at most ${max} characters`).regex(pattern, `${label} holds characters it cannot have`).optional()
+
 const orderActionForm = formSchema({
-	intent: z.enum(['mark_paid', 'fulfil', 'cancel', 'refund'], 'Unknown action'),
+	intent: z.enum(['mark_paid', 'fulfil', 'cancel', 'refund', 'note'], 'Unknown action'),
+	carrier: oneLine('Carrier', 60),
+	trackingNumber: oneLine('Tracking number', 100, /^[A-Za-z0-9 ./-]*$/),
+	note: z
+		.string()
+		.trim()
+		.max(NOTE_MAX, `A note is at most ${NOTE_MAX} characters`)
+		.regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'A note holds characters that are not text')
+		.optional(),
 	amount: z
 		.string()
 		.trim()
 		.regex(/^\d{1,7}(\.\d{1,2})?$/, 'Enter an amount like 12.50')
 		.optional(),
 	confirm: z.literal('yes').optional(),
+	/** What the refund form saw as refunded already (minor units): a replay of it records nothing. */
+	refundedBefore: z
+		.string()
+		.regex(/^\d{1,12}$/, 'Reload the order and try again')
+		.transform(Number)
+		.optional(),
 })
 
 /** Transitions only (mark paid, ship, cancel, refund); cancel and refund need the confirmation box. */
@@ -62,15 +84,26 @@ export async function action(args: Route.ActionArgs) {
 	const number = orderNumber(args.params)
 	const form = await parseForm(args.request, orderActionForm)
 	if (!form.ok) return data(form, { status: 400 })
-	const { intent, amount, confirm } = form.data
+	const { intent, amount, confirm, refundedBefore, carrier, trackingNumber, note } = form.data
+	if (intent === 'note') {
+		if (!note) return data(formFailure({ note: 'Write the note first.' }, 'Write the note first.'), { status: 400 })
+		try {
+			await adminRepositoriesFor(admin).adminOrders.note(number, note)
+		} catch (error) {
+			return domainFailure(error)
+		}
+		throw await redirectWithFlash(`/admin/orders/${number}#timeline`, DONE.note)
+	}
 	if ((intent === 'cancel' || intent === 'refund') && !confirm) {
 		return data(formFailure({ confirm: 'Tick the box to confirm.' }, `Tick the box to confirm the ${intent === 'cancel' ? 'cancellation' : 'refund'}.`), {
 			status: 400,
 		})
 	}
+	if (intent === 'refund' && refundedBefore === undefined) return data(formFailure({}, 'Reload the order and try again.'), { status: 400 })
+	if (intent === 'refund' && !amount) return data(formFailure({ amount: 'Enter the amount to refund.' }, 'Enter the amount to refund.'), { status: 400 })
 	const refundMinor = amount ? Math.round(Number(amount) * 100) : undefined
 	try {
-		await adminRepositoriesFor(admin).adminOrders.act(number, intent, { refundMinor })
+		await adminRepositoriesFor(admin).adminOrders.act(number, intent, { refundMinor, refundedBefore, shipment: { carrier, trackingNumber } })
 	} catch (error) {
 		return domainFailure(error)
 	}
@@ -122,6 +155,7 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 				) : null}
 			</p>
 			<OrderDetails order={order} />
+			<Timeline entries={order.timeline} noteError={actionData?.fieldErrors?.note} />
 			<ProviderEvents events={order.events} />
 			<div className="card wide danger-zone">
 				<h2>Actions</h2>
@@ -133,7 +167,15 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 					</Form>
 				) : null}
 				{can('fulfilled') ? (
-					<Form method="post">
+					<Form method="post" className="ship-form" data-testid="ship-form">
+						<label>
+							Carrier (optional) <input name="carrier" maxLength={60} size={14} autoComplete="off" />
+						</label>
+						<label>
+							Tracking number (optional) <input name="trackingNumber" maxLength={100} size={20} autoComplete="off" />
+						</label>
+						{actionData?.fieldErrors?.carrier ? <p className="field-error">{actionData.fieldErrors.carrier}</p> : null}
+						{actionData?.fieldErrors?.trackingNumber ? <p className="field-error">{actionData.fieldErrors.trackingNumber}</p> : null}
 						<button type="submit" name="intent" value="fulfil">
 							Mark shipped
 						</button>
@@ -150,10 +192,15 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 					</Form>
 				) : null}
 				{can('refunded') && left > 0 ? (
-					<Form method="post" className="confirm-form">
+					// Keyed by what is refunded so far: after each refund the form is new (amount and
+					// confirmation reset), with or without JavaScript.
+					<Form method="post" className="confirm-form" key={`refund-${order.refundedMinor}`} data-testid="refund-form">
+						<input type="hidden" name="refundedBefore" value={order.refundedMinor} />
 						<label>
-							Amount <input name="amount" inputMode="decimal" defaultValue={(left / 100).toFixed(2)} size={8} />
+							Amount (up to <Price minor={left} currency={order.currency} />){' '}
+							<input name="amount" inputMode="decimal" placeholder={(left / 100).toFixed(2)} size={8} />
 						</label>
+						{actionData?.fieldErrors?.amount ? <p className="field-error">{actionData.fieldErrors.amount}</p> : null}
 						<label>
 							<input type="checkbox" name="confirm" value="yes" /> Yes, record this refund
 						</label>
@@ -165,6 +212,34 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 				{!can('paid') && !can('fulfilled') && !can('cancelled') && !can('refunded') ? <p className="hint">This order is closed.</p> : null}
 			</div>
 		</section>
+	)
+}
+
+/** Every change of the Order, oldest first, and the form for an internal note. */
+function Timeline({ entries, noteError }: { entries: Array<{ at: string; what: string; by: string | null; note?: string }>; noteError?: string }) {
+	return (
+		<div className="card wide" id="timeline">
+			<h2>Timeline</h2>
+			<ol className="timeline" data-testid="order-timeline">
+				{entries.map((entry, index) => (
+					<li key={index}>
+						<span className="hint">{entry.at.replace('T', ' ').slice(0, 16)} UTC</span> {entry.what}
+						{entry.by ? <span className="hint"> · {entry.by}</span> : null}
+						{entry.note !== undefined ? <p className="timeline-note">{entry.note}</p> : null}
+					</li>
+				))}
+			</ol>
+			<Form method="post" className="note-form">
+				<label>
+					Internal note (only Store Admin sees it)
+					<textarea name="note" rows={3} maxLength={NOTE_MAX} required />
+				</label>
+				{noteError ? <p className="field-error">{noteError}</p> : null}
+				<button type="submit" name="intent" value="note">
+					Add note
+				</button>
+			</Form>
+		</div>
 	)
 }
 

@@ -7,6 +7,12 @@ import { DomainError } from '../../errors.server'
 import { domainFailure, formFailure, formSchema, parseForm, recordId } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { ProductEditor } from '../../ui/product-editor'
+import { ProductGalleryEditor } from '../../ui/product-gallery-editor'
+import { MAX_PRODUCT_IMAGES } from '../../catalog/product-images.server'
+import { getConfig } from '../../config/env.server'
+import type { AdminViewer } from '../../data/viewer'
+import { receiveFiles, UploadError } from '../../uploads/intake.server'
+import { OBJECT_KEY } from '../../uploads/storage/storage'
 import { readProductForm } from './product-form.server'
 
 export const meta = ({ data: loaded }: Route.MetaArgs) => [{ title: `${loaded?.product.title ?? 'Product'} · Store Admin` }]
@@ -21,8 +27,17 @@ export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
 	const repo = adminRepositoriesFor(admin).products
 	try {
-		const [product, images] = await Promise.all([repo.get(productId(args.params)), repo.images()])
-		return { product: { ...product, updatedAt: product.updatedAt.toISOString() }, images }
+		const repos = adminRepositoriesFor(admin)
+		const id = productId(args.params)
+		const [product, images, uploads] = await Promise.all([repo.get(id), repos.productImages.list(id), repo.images()])
+		const shown = new Set(images.map((image) => image.key))
+		return {
+			product: { ...product, updatedAt: product.updatedAt.toISOString() },
+			images,
+			uploads: uploads.filter((upload) => !shown.has(upload.key)),
+			maxImages: MAX_PRODUCT_IMAGES,
+			maxFileBytes: getConfig().uploads.maxFileBytes,
+		}
 	} catch (error) {
 		if (error instanceof DomainError) throw data({ message: error.message }, { status: error.status })
 		throw error
@@ -32,6 +47,47 @@ export async function loader(args: Route.LoaderArgs) {
 const STATUS_INTENTS = { publish: 'active', unpublish: 'draft', archive: 'archived' } as const
 
 const confirmForm = formSchema({ confirm: z.literal('yes').optional() })
+const imageForm = formSchema({ key: z.string().regex(OBJECT_KEY, 'Choose an uploaded image') })
+const moveImageForm = formSchema({ key: z.string().regex(OBJECT_KEY, 'Choose an uploaded image'), direction: z.enum(['up', 'down']) })
+
+/** [R112] The gallery's own actions: upload (multipart, the same intake as POST /api/upload), add, move, remove. */
+async function imageAction(args: Route.ActionArgs, admin: AdminViewer, id: string, intent: string) {
+	const repos = adminRepositoriesFor(admin)
+	const back = `/admin/products/${id}#images`
+	if (intent === 'upload-images') {
+		const shown = (await repos.productImages.list((await repos.products.get(id)).id)).length
+		const { maxFileBytes, maxFiles } = getConfig().uploads
+		try {
+			const files = await receiveFiles(args.request, { maxFileBytes, maxFiles })
+			if (shown + files.length > MAX_PRODUCT_IMAGES) {
+				const message = `A product has at most ${MAX_PRODUCT_IMAGES} images: ${MAX_PRODUCT_IMAGES - shown} more can be added.`
+				return data(formFailure({ images: message }, message), { status: 400 })
+			}
+			const stored = await repos.uploads.storeAll(files)
+			await repos.productImages.add(id, stored)
+			return redirectWithFlash(back, `${stored.length} ${stored.length === 1 ? 'image' : 'images'} added.`)
+		} catch (error) {
+			if (error instanceof UploadError) return data(formFailure({ images: error.message }, error.message), { status: error.status, headers: error.headers })
+			throw error
+		}
+	}
+	if (intent === 'move-image') {
+		const form = await parseForm(args.request, moveImageForm)
+		if (!form.ok) return data(form, { status: 400 })
+		await repos.productImages.move(id, form.data.key, form.data.direction)
+		return redirectWithFlash(back, 'Image moved.')
+	}
+	const form = await parseForm(args.request, imageForm)
+	if (!form.ok) return data(form, { status: 400 })
+	if (intent === 'add-image') {
+		await repos.productImages.add(id, [{ key: form.data.key, width: null, height: null }])
+		return redirectWithFlash(back, 'Image added.')
+	}
+	await repos.productImages.remove(id, form.data.key)
+	return redirectWithFlash(back, 'Image removed from the product.')
+}
+
+const IMAGE_INTENTS = new Set(['upload-images', 'move-image', 'add-image', 'remove-image'])
 
 /**
  * Save the form, or one of publish / unpublish / archive / delete. Archive and delete
@@ -44,6 +100,11 @@ export async function action(args: Route.ActionArgs) {
 	const repo = adminRepositoriesFor(admin).products
 	const intent = new URL(args.request.url).searchParams.get('intent')
 	try {
+		if (intent && IMAGE_INTENTS.has(intent)) {
+			const answer = await imageAction(args, admin, id, intent)
+			if (answer instanceof Response) throw answer
+			return answer
+		}
 		if (!intent) {
 			const form = await readProductForm(args.request)
 			if (!form.ok) return data(form, { status: 400 })
@@ -69,7 +130,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
-	const { product, images } = loaderData
+	const { product, images, uploads, maxImages, maxFileBytes } = loaderData
 	return (
 		<section>
 			<p className="breadcrumbs">
@@ -85,7 +146,15 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
 					</>
 				) : null}
 			</p>
-			<ProductEditor values={product} images={images} errors={actionData?.fieldErrors ?? {}} formError={actionData?.formError} submitLabel="Save" />
+			<ProductEditor values={product} errors={actionData?.fieldErrors ?? {}} formError={actionData?.formError} submitLabel="Save" />
+			<ProductGalleryEditor
+				title={product.title}
+				images={images}
+				uploads={uploads}
+				max={maxImages}
+				maxFileBytes={maxFileBytes}
+				error={actionData?.fieldErrors?.images}
+			/>
 			<div className="card wide danger-zone">
 				<h2>Availability</h2>
 				{product.status !== 'active' ? (

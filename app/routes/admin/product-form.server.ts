@@ -35,7 +35,8 @@ export const productForm = formSchema({
 		.transform(Number)
 		.refine((stock) => stock <= MAX_STOCK, LIMIT_ERRORS.stock),
 	status: z.enum(PRODUCT_STATUSES, 'Choose a status'),
-	imageKey: z.union([z.literal(''), z.string().regex(OBJECT_KEY, 'Choose an uploaded image')]),
+	/** Optional: an upload to make the main image (Store Admin's page adds images in its gallery instead). */
+	imageKey: z.union([z.literal(''), z.string().regex(OBJECT_KEY, 'Choose an uploaded image')]).optional(),
 })
 
 export async function readProductForm(request: Request) {

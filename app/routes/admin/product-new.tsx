@@ -10,8 +10,8 @@ import { domainFailure } from '../../security/form.server'
 export const meta = () => [{ title: 'New product · Store Admin' }]
 
 export async function loader(args: Route.LoaderArgs) {
-	const admin = await requireAdmin(args)
-	return { images: await adminRepositoriesFor(admin).products.images() }
+	await requireAdmin(args)
+	return null
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -20,18 +20,19 @@ export async function action(args: Route.ActionArgs) {
 	if (!form.ok) return data(form, { status: 400 })
 	try {
 		const product = await adminRepositoriesFor(admin).products.create(form.data)
-		throw await redirectWithFlash(`/admin/products/${product.id}`, `Product “${form.data.title}” created.`)
+		throw await redirectWithFlash(`/admin/products/${product.id}`, `Product “${form.data.title}” created. Add its images below.`)
 	} catch (error) {
 		if (error instanceof Response) throw error
 		return domainFailure(error)
 	}
 }
 
-export default function NewProduct({ loaderData, actionData }: Route.ComponentProps) {
+export default function NewProduct({ actionData }: Route.ComponentProps) {
 	return (
 		<section>
 			<h1>New product</h1>
-			<ProductEditor images={loaderData.images} errors={actionData?.fieldErrors ?? {}} formError={actionData?.formError} submitLabel="Create product" />
+			<p className="hint">Images are added once the product is created, on its page.</p>
+			<ProductEditor errors={actionData?.fieldErrors ?? {}} formError={actionData?.formError} submitLabel="Create product" />
 		</section>
 	)
 }

@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/sign-in-two-factor'
+import { homeAfterSignIn } from '../../auth/home'
 import { requireGuest } from '../../auth/guards.server'
 import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
 import { clearedChallengeCookie, hasTwoFactorChallenge, TWO_FACTOR_RESTART, verifySignInCode } from '../../auth/two-factor-flow.server'
@@ -25,7 +26,7 @@ const CODE_RULES = {
 /** the code step after a correct password, only while better-auth's challenge cookie exists. */
 export async function loader(args: Route.LoaderArgs) {
 	const redirectTo = new URL(args.request.url).searchParams.get('redirectTo') ?? ''
-	await requireGuest(args, safeRedirect(redirectTo, '/account'))
+	await requireGuest(args, safeRedirect(redirectTo, ''))
 	if (!(await hasTwoFactorChallenge(args.request))) throw redirect(withRedirect('/sign-in', redirectTo))
 	return null
 }
@@ -48,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (!CODE_RULES[method].pattern.test(code)) return data(formFailure({ code: CODE_RULES[method].message }), { status: 400 })
 
 	const result = await verifySignInCode({ method, code, request })
-	if (result.ok) throw redirect(safeRedirect(redirectTo, '/account'), { headers: result.headers })
+	if (result.ok) throw redirect(safeRedirect(redirectTo, homeAfterSignIn(result.response)), { headers: result.headers })
 	if (result.reason === 'restart') {
 		const headers = new Headers(result.headers)
 		headers.append('Set-Cookie', await clearedChallengeCookie())

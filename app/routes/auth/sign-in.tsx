@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
 import type { Route } from './+types/sign-in'
+import { homeAfterSignIn } from '../../auth/home'
 import { signInWithEmail } from '../../auth/credentials.server'
 import { requireGuest } from '../../auth/guards.server'
 import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
@@ -24,7 +25,7 @@ export const SIGN_IN_FAILED = 'Invalid email or password.'
 
 export async function loader(args: Route.LoaderArgs) {
 	const redirectTo = new URL(args.request.url).searchParams.get('redirectTo')
-	await requireGuest(args, safeRedirect(redirectTo, '/account'))
+	await requireGuest(args, safeRedirect(redirectTo, ''))
 	// the managed sign-in button (only when it is on) and what its round trip said.
 	const error = new URL(args.request.url).searchParams.get('error')
 	// the code step ended (expired, forged or too many wrong codes): start over.
@@ -62,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	await attempt.succeeded()
 	// No session yet: better-auth set its two_factor cookie and waits for a code.
 	if (result.twoFactorRedirect) throw redirect(withRedirect(TWO_FACTOR_PATH, redirectTo ?? ''), { headers: result.headers })
-	throw redirect(safeRedirect(redirectTo, '/account'), { headers: result.headers })
+	throw redirect(safeRedirect(redirectTo, homeAfterSignIn(result.response)), { headers: result.headers })
 }
 
 export default function SignIn({ actionData, loaderData }: Route.ComponentProps) {

@@ -12,7 +12,7 @@ export const meta = () => [{ title: 'Create an account' }]
 
 export async function loader(args: Route.LoaderArgs) {
 	const redirectTo = new URL(args.request.url).searchParams.get('redirectTo')
-	await requireGuest(args, safeRedirect(redirectTo, '/account'))
+	await requireGuest(args, safeRedirect(redirectTo, ''))
 	return null
 }
 

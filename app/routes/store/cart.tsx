@@ -86,14 +86,14 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
 						<tbody>
 							{lines.map((line) => (
 								<tr key={line.id} data-testid="cart-line">
-									<td>
+									<td data-label="Product">
 										<Link to={`/products/${line.product.slug}`}>{line.product.title}</Link>
 										{line.available ? null : <p className="field-error">Not available in this quantity any more.</p>}
 									</td>
-									<td>
+									<td data-label="Price">
 										<Price minor={line.product.priceMinor} />
 									</td>
-									<td>
+									<td data-label="Quantity">
 										<Form method="post" className="inline-form">
 											<input type="hidden" name="intent" value="update" />
 											<input type="hidden" name="lineId" value={line.id} />
@@ -114,10 +114,10 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
 											</button>
 										</Form>
 									</td>
-									<td>
+									<td data-label="Total">
 										<Price minor={line.lineTotalMinor} />
 									</td>
-									<td>
+									<td className="cart-remove">
 										<Form method="post">
 											<input type="hidden" name="intent" value="remove" />
 											<input type="hidden" name="lineId" value={line.id} />

@@ -4,7 +4,8 @@ import { z } from 'zod'
 import type { Route } from './+types/checkout'
 import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
-import { repositoriesFor } from '../../repositories.server'
+import type { Viewer } from '../../data/viewer'
+import { repositoriesFor, userRepositoriesFor } from '../../repositories.server'
 import { StoreBusyError } from '../../errors.server'
 import { domainFailure, fields, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
@@ -30,8 +31,17 @@ export async function loader(args: Route.LoaderArgs) {
 		connections: connections.map(({ handle, displayName }) => ({ handle, displayName })),
 		// One key per rendering of this page: a replayed or double-clicked submit carries the same one.
 		idempotencyKey: randomUUID(),
-		prefill: viewer.kind === 'user' ? { email: viewer.email, name: viewer.name } : { email: '', name: '' },
+		prefill: await prefillFor(viewer),
 	}
+}
+
+const NO_ADDRESS = { addressLine1: '', addressLine2: '', city: '', postalCode: '', country: '', fromLastOrder: false }
+
+/** A Customer's name and email, and the address of their latest Order; a guest's form is empty. */
+async function prefillFor(viewer: Viewer) {
+	if (viewer.kind !== 'user') return { email: '', name: '', ...NO_ADDRESS }
+	const last = await userRepositoriesFor(viewer).myOrders.lastShippingAddress()
+	return { email: viewer.email, name: viewer.name, ...NO_ADDRESS, ...(last ? { ...last, fromLastOrder: true } : {}) }
 }
 
 const text = (label: string, max: number) => z.string().trim().min(1, `Enter ${label}`).max(max, `Use at most ${max} characters`)
@@ -91,12 +101,39 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 					<h2>Contact</h2>
 					<Field name="email" label="Email" type="email" autoComplete="email" defaultValue={prefill.email} required error={errors.email} />
 					<h2>Shipping address</h2>
+					{prefill.fromLastOrder ? (
+						<p className="hint" data-testid="address-from-last-order">
+							Filled in from your last order: change anything that is different this time.
+						</p>
+					) : null}
 					<Field name="name" label="Full name" autoComplete="name" defaultValue={prefill.name} required error={errors.name} />
-					<Field name="addressLine1" label="Street address" autoComplete="address-line1" required error={errors.addressLine1} />
-					<Field name="addressLine2" label="Apartment, suite (optional)" autoComplete="address-line2" error={errors.addressLine2} />
-					<Field name="city" label="City" autoComplete="address-level2" required error={errors.city} />
-					<Field name="postalCode" label="Postal code" autoComplete="postal-code" required error={errors.postalCode} />
-					<Field name="country" label="Country code" autoComplete="country" placeholder="US" maxLength={2} required error={errors.country} />
+					<Field
+						name="addressLine1"
+						label="Street address"
+						autoComplete="address-line1"
+						defaultValue={prefill.addressLine1}
+						required
+						error={errors.addressLine1}
+					/>
+					<Field
+						name="addressLine2"
+						label="Apartment, suite (optional)"
+						autoComplete="address-line2"
+						defaultValue={prefill.addressLine2}
+						error={errors.addressLine2}
+					/>
+					<Field name="city" label="City" autoComplete="address-level2" defaultValue={prefill.city} required error={errors.city} />
+					<Field name="postalCode" label="Postal code" autoComplete="postal-code" defaultValue={prefill.postalCode} required error={errors.postalCode} />
+					<Field
+						name="country"
+						label="Country code"
+						autoComplete="country"
+						placeholder="US"
+						maxLength={2}
+						defaultValue={prefill.country}
+						required
+						error={errors.country}
+					/>
 					<fieldset className="payment-methods">
 						<legend>Payment</legend>
 						{connections.map((connection, index) => (

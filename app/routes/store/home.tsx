@@ -1,11 +1,12 @@
-import { Link, useRouteLoaderData } from 'react-router'
+import { Form, Link, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/home'
 import { getViewer } from '../../auth/guards.server'
+import { CATALOG_SORTS, sortFrom, sortOptions } from '../../catalog/sort'
 import { repositoriesFor } from '../../repositories.server'
 import type { loader as rootLoader } from '../../root'
 import { pageParam } from '../../security/form.server'
 import { Pager } from '../../ui/pager'
-import { ProductCard } from '../../ui/product-card'
+import { ProductGrid, SortSelect } from '../../ui/catalog-tools'
 
 /** The tab shows the Store's own name, from the root loader. */
 export function meta({ matches }: { matches: ReadonlyArray<{ id: string; data?: unknown } | undefined> }) {
@@ -15,15 +16,29 @@ export function meta({ matches }: { matches: ReadonlyArray<{ id: string; data?: 
 
 export async function loader(args: Route.LoaderArgs) {
 	const viewer = await getViewer(args)
-	return repositoriesFor(viewer).catalog.page({ page: pageParam(args.request) })
+	const sort = sortFrom(new URL(args.request.url).searchParams.get('sort'), CATALOG_SORTS)
+	const catalog = repositoriesFor(viewer).catalog
+	const [found, collections] = await Promise.all([catalog.page({ page: pageParam(args.request), sort }), catalog.collections()])
+	return { sort, collections, ...found }
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
 	const root = useRouteLoaderData<typeof rootLoader>('root')
-	const { products, page, pages } = loaderData
+	const { products, page, pages, sort, collections } = loaderData
 	return (
 		<section>
 			<h1>{root?.storeName}</h1>
+			{collections.length > 0 ? (
+				<nav aria-label="Collections">
+					<ul className="collection-links">
+						{collections.map((collection) => (
+							<li key={collection.slug}>
+								<Link to={`/collections/${collection.slug}`}>{collection.title}</Link>
+							</li>
+						))}
+					</ul>
+				</nav>
+			) : null}
 			{products.length === 0 ? (
 				<div className="empty-state" data-testid="catalog-empty">
 					<p>Nothing for sale yet. Please come back soon.</p>
@@ -34,13 +49,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 					) : null}
 				</div>
 			) : (
-				<ul className="product-grid">
-					{products.map((product) => (
-						<li key={product.id}>
-							<ProductCard product={product} />
-						</li>
-					))}
-				</ul>
+				<>
+					<Form method="get" className="catalog-tools">
+						<SortSelect options={sortOptions(CATALOG_SORTS)} value={sort} />
+						<button type="submit">Sort</button>
+					</Form>
+					<ProductGrid products={products} />
+				</>
 			)}
 			<Pager page={page} pages={pages} />
 			{root?.viewer.signedIn ? null : (

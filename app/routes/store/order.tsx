@@ -1,5 +1,6 @@
 import { data, Form } from 'react-router'
 import type { Route } from './+types/order'
+import { connectionForBuyer } from '../../payments/instructions'
 import { getViewer } from '../../auth/guards.server'
 import { repositoriesFor } from '../../repositories.server'
 import { formSchema, parseForm } from '../../security/form.server'
@@ -30,7 +31,7 @@ export async function loader(args: Route.LoaderArgs) {
 	return {
 		...rest,
 		createdAt: order.createdAt.toISOString(),
-		connection: { provider: connection.provider, displayName: connection.displayName },
+		connection: connectionForBuyer(connection, order.number),
 		justPaid: new URL(args.request.url).searchParams.get('paid') === '1',
 		mailSent: sendingConfigured(),
 	}

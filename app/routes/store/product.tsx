@@ -9,8 +9,9 @@ import { domainFailure, formSchema, parseForm, recordId, wholeNumber } from '../
 import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { FormError } from '../../ui/forms'
 import { Price } from '../../ui/money-format'
-import { ProductImage } from '../../ui/product-card'
+import { ProductGallery } from '../../ui/product-gallery'
 import { ReviewForm, Reviews } from '../../ui/reviews'
+import { StockBadge } from '../../ui/stock'
 import { redirectWithFlash } from '../../ui/flash.server'
 
 export const meta = ({ data: product }: Route.MetaArgs) => [{ title: product ? product.title : 'Product' }]
@@ -85,7 +86,7 @@ export default function ProductPage({ loaderData: product, actionData }: Route.C
 	return (
 		<>
 			<article className="product-page">
-				<ProductImage imageKey={product.imageKey} title={product.title} />
+				<ProductGallery title={product.title} images={product.images} imageKey={product.imageKey} />
 				<div>
 					<p className="breadcrumbs">
 						<Link to="/">All products</Link>
@@ -93,6 +94,9 @@ export default function ProductPage({ loaderData: product, actionData }: Route.C
 					<h1>{product.title}</h1>
 					<p className="product-price">
 						<Price minor={product.priceMinor} />
+					</p>
+					<p className="product-stock">
+						<StockBadge stock={product.stock} />
 					</p>
 					<p className="description">{product.description}</p>
 					{product.stock > 0 ? (
@@ -104,11 +108,8 @@ export default function ProductPage({ loaderData: product, actionData }: Route.C
 							<button type="submit" disabled={pending}>
 								{pending ? 'Adding…' : 'Add to cart'}
 							</button>
-							{product.stock <= 5 ? <p className="hint">Only {product.stock} left.</p> : null}
 						</Form>
-					) : (
-						<p className="badge">Sold out</p>
-					)}
+					) : null}
 				</div>
 			</article>
 			<Reviews summary={product.reviews}>

@@ -16,6 +16,9 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	'routes/store/home': page,
 	// Writing a review is Sensitive: one write per account and product, refused beside the form.
 	'routes/store/product': { read: 'general', write: 'sensitive', form: true },
+	// Search reads the database on every request (nothing to cache): a page, like the catalog.
+	'routes/store/search': page,
+	'routes/store/collection': page,
 	'routes/store/cart': page,
 	// [R50] names these Sensitive: Checkout requests, Checkout sessions, payment intents, newsletter.
 	'routes/store/checkout': { read: 'general', write: 'sensitive', form: true },
@@ -49,8 +52,12 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	'routes/admin/products': admin,
 	'routes/admin/product-new': admin,
 	'routes/admin/product-edit': admin,
+	'routes/admin/collections': admin,
+	'routes/admin/collection': admin,
 	'routes/admin/orders': admin,
 	'routes/admin/order': admin,
+	'routes/admin/customers': admin,
+	'routes/admin/customer': admin,
 	'routes/admin/uploads': admin,
 	'routes/admin/events': admin,
 	'routes/admin/connections': admin,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { type APIRequestContext, type Page, expect, request as apiRequest, test as base } from '@playwright/test'
+import { type APIRequestContext, type Browser, type Page, expect, request as apiRequest, test as base } from '@playwright/test'
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './credentials.ts'
 
 export { ADMIN_EMAIL, ADMIN_PASSWORD }
@@ -64,6 +64,18 @@ export async function fillCheckout(page: Page, email: string) {
 	await page.getByLabel('Country code').fill('us')
 }
 
+/** A guest's offline Order of one `slug` through the pages (cart, checkout); its number. */
+export async function placeOrder(page: Page, slug = 'field-notebook', email = `buyer-${Date.now()}@example.com`) {
+	await page.goto(`/products/${slug}`)
+	await page.getByRole('button', { name: 'Add to cart' }).click()
+	await expect(page).toHaveURL('/cart')
+	await page.goto('/checkout')
+	await fillCheckout(page, email)
+	await page.getByRole('button', { name: 'Place order' }).click()
+	await expect(page).toHaveURL(/\/orders\/[A-Za-z0-9_-]{43}$/)
+	return Number((await page.getByRole('heading', { name: /Order #/ }).textContent())?.match(/#(\d+)/)?.[1])
+}
+
 /** Fills and submits the sign-in form on the current page (already at /sign-in). */
 export async function submitSignInForm(page: Page, email: string, password: string) {
 	await page.getByLabel('Email').fill(email)
@@ -77,6 +89,16 @@ export async function submitSignUpForm(page: Page, shopper: Shopper) {
 	await page.getByLabel('Email').fill(shopper.email)
 	await page.getByLabel('Password (8 to 128 characters)').fill(shopper.password)
 	await page.getByRole('button', { name: 'Create account' }).click()
+}
+
+/** The admin signed in, in a context of its own (JavaScript on or off), on `path`. */
+export async function asAdmin(browser: Browser, javaScriptEnabled: boolean, path: string) {
+	const context = await browser.newContext({ javaScriptEnabled })
+	const admin = await context.newPage()
+	await admin.goto(`/sign-in?redirectTo=${encodeURIComponent(path)}`)
+	await submitSignInForm(admin, ADMIN_EMAIL, ADMIN_PASSWORD)
+	await expect(admin).toHaveURL(path)
+	return { admin, close: () => context.close() }
 }
 
 /** The server's origin (tests/playwright.config.ts picks the port once per run). */

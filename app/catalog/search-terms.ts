@@ -1,0 +1,29 @@
+/**
+ * [R110] A shopper's search text becomes a list of plain words before it reaches either
+ * engine: letters and digits only, so nothing a shopper types is ever read as FTS5 or
+ * tsquery syntax (quotes, NEAR, `*`, `:`, `&`, `|`, `!`, parentheses are all separators).
+ * Both engines then get the same question: every word, as a prefix, in the title or the
+ * description.
+ */
+export const MAX_SEARCH_LENGTH = 200
+const MAX_TERMS = 8
+const MAX_TERM_LENGTH = 40
+
+export function searchTerms(text: string): string[] {
+	const words =
+		text
+			.normalize('NFKC')
+			.toLowerCase()
+			.match(/[\p{L}\p{N}]+/gu) ?? []
+	return [...new Set(words.map((word) => [...word].slice(0, MAX_TERM_LENGTH).join('')))].slice(0, MAX_TERMS)
+}
+
+/** FTS5: each word a quoted phrase with a prefix star; phrases side by side must all match. */
+export function fts5Query(terms: readonly string[]) {
+	return terms.map((term) => `"${term}"*`).join(' ')
+}
+
+/** PostgreSQL to_tsquery: each word as a prefix (`:*`), all of them (`&`). */
+export function tsQuery(terms: readonly string[]) {
+	return terms.map((term) => `${term}:*`).join(' & ')
+}

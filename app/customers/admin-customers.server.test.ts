@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PROVIDERS, openPrivateTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import type { AdminViewer } from '../data/viewer'
+import { adminCustomersRepository } from './admin-customers.server'
+
+describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
+	let t: Awaited<ReturnType<typeof openPrivateTestDatabase>>
+	let admin: AdminViewer
+	let ada: string
+	let otherStoreId: string
+
+	beforeAll(async () => {
+		t = await openPrivateTestDatabase(provider)
+		const me = await signUpCustomer(t.auth, 'owner@example.com')
+		await t.db.user.update({ where: { id: me.userId }, data: { role: 'admin' } })
+		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Owner' }
+		ada = (await signUpCustomer(t.auth, 'ada@example.com')).userId
+		await t.db.user.update({ where: { id: ada }, data: { name: 'Ada Lovelace' } })
+		await signUpCustomer(t.auth, 'grace@example.com')
+		otherStoreId = (await t.db.store.create({ data: { handle: 'other', name: 'Other' }, select: { id: true } })).id
+		await t.db.user.create({ data: { id: randomUUID(), name: 'Ada Elsewhere', email: 'ada@other.example.com', storeId: otherStoreId } })
+		const connection = await t.db.connection.create({
+			data: { storeId: t.storeId, handle: 'offline', provider: 'offline', displayName: 'Bank' },
+			select: { id: true },
+		})
+		let number = 2000
+		for (const [captured, refunded, status] of [
+			[1500, 0, 'fulfilled'],
+			[2000, 500, 'refunded'],
+			[0, 0, 'awaiting_payment'],
+		] as const) {
+			await t.db.order.create({
+				data: {
+					storeId: t.storeId,
+					userId: ada,
+					number: ++number,
+					tokenHash: randomUUID(),
+					email: 'ada@example.com',
+					name: 'Ada',
+					addressLine1: '1',
+					city: 'C',
+					postalCode: '1',
+					country: 'GB',
+					currency: 'USD',
+					subtotalMinor: 2000,
+					totalMinor: 2000,
+					capturedMinor: captured,
+					refundedMinor: refunded,
+					status,
+					connectionId: connection.id,
+					idempotencyKey: randomUUID(),
+				},
+			})
+		}
+	})
+	afterAll(() => t.close())
+
+	it('lists the accounts of this Store that are not admins, with orders and what they spent, searched by name or email in any case [R115]', async () => {
+		const customers = adminCustomersRepository(t.db, admin)
+		const all = await customers.page({})
+		expect(all.customers.map((c) => c.email).sort()).toEqual(['ada@example.com', 'grace@example.com'])
+		expect(all.customers.find((c) => c.email === 'ada@example.com')).toMatchObject({ name: 'Ada Lovelace', orders: 3, spentMinor: 3000 })
+		expect(all.customers.find((c) => c.email === 'grace@example.com')).toMatchObject({ orders: 0, spentMinor: 0 })
+		for (const query of ['ada', 'LOVELACE', 'Ada@Example'])
+			expect(
+				(await customers.page({ query })).customers.map((c) => c.email),
+				query,
+			).toEqual(['ada@example.com'])
+		expect(JSON.stringify(all)).not.toMatch(/password|twoFactor|secret|session/i)
+	})
+
+	it("shows one customer with their Orders, and not an admin or another Store's account [R115]", async () => {
+		const customers = adminCustomersRepository(t.db, admin)
+		const { customer, orders } = await customers.get(ada)
+		expect(customer).toMatchObject({ email: 'ada@example.com', orders: 3, spentMinor: 3000 })
+		expect(orders.map((o) => o.number).sort()).toEqual([2001, 2002, 2003])
+		await expect(customers.get(admin.userId)).rejects.toMatchObject({ status: 404 })
+		const elsewhere = await t.db.user.findFirstOrThrow({ where: { storeId: otherStoreId }, select: { id: true } })
+		await expect(customers.get(elsewhere.id)).rejects.toMatchObject({ status: 404 })
+		await expect(adminCustomersRepository(t.db, { ...admin, storeId: otherStoreId }).get(ada)).rejects.toMatchObject({ status: 404 })
+	})
+})

@@ -1,0 +1,155 @@
+import { data, Form, Link } from 'react-router'
+import type { Route } from './+types/collection'
+import { requireAdmin } from '../../auth/guards.server'
+import { DomainError } from '../../errors.server'
+import { adminRepositoriesFor } from '../../repositories.server'
+import { domainFailure, formFailure, parseForm, recordId } from '../../security/form.server'
+import { redirectWithFlash } from '../../ui/flash.server'
+import { Field, FormError } from '../../ui/forms'
+import { MoveButtons, RowButton } from '../../ui/move-buttons'
+import { collectionForm, confirmForm, moveProductForm, productChoiceForm } from './collection-form.server'
+
+export const meta = ({ data: loaded }: Route.MetaArgs) => [{ title: `${loaded?.collection.title ?? 'Collection'} · Store Admin` }]
+
+function collectionId(params: { id: string }) {
+	const parsed = recordId.safeParse(params.id)
+	if (!parsed.success) throw data({ message: 'That collection was not found.' }, { status: 404 })
+	return parsed.data
+}
+
+export async function loader(args: Route.LoaderArgs) {
+	const admin = await requireAdmin(args)
+	try {
+		return await adminRepositoriesFor(admin).collections.get(collectionId(args.params))
+	} catch (error) {
+		if (error instanceof DomainError) throw data({ message: error.message }, { status: error.status })
+		throw error
+	}
+}
+
+/** Save (no intent), add, remove or move a product, or delete the collection (confirmed). */
+export async function action(args: Route.ActionArgs) {
+	const admin = await requireAdmin(args)
+	const id = collectionId(args.params)
+	const repo = adminRepositoriesFor(admin).collections
+	const intent = new URL(args.request.url).searchParams.get('intent')
+	const here = `/admin/collections/${id}`
+	try {
+		switch (intent) {
+			case null: {
+				const form = await parseForm(args.request, collectionForm)
+				if (!form.ok) return data(form, { status: 400 })
+				await repo.update(id, form.data)
+				throw await redirectWithFlash(here, 'Collection saved.')
+			}
+			case 'add': {
+				const form = await parseForm(args.request, productChoiceForm)
+				if (!form.ok) return data(form, { status: 400 })
+				await repo.addProduct(id, form.data.productId)
+				throw await redirectWithFlash(here, 'Product added.')
+			}
+			case 'remove': {
+				const form = await parseForm(args.request, productChoiceForm)
+				if (!form.ok) return data(form, { status: 400 })
+				await repo.removeProduct(id, form.data.productId)
+				throw await redirectWithFlash(here, 'Product removed from the collection.')
+			}
+			case 'move': {
+				const form = await parseForm(args.request, moveProductForm)
+				if (!form.ok) return data(form, { status: 400 })
+				await repo.moveProduct(id, form.data.productId, form.data.direction)
+				throw await redirectWithFlash(here, 'Product moved.')
+			}
+			case 'delete': {
+				const form = await parseForm(args.request, confirmForm)
+				if (!form.ok) return data(form, { status: 400 })
+				if (!form.data.confirm)
+					return data(formFailure({ confirm: 'Tick the box to confirm.' }, 'Tick the box to confirm you want to delete this collection.'), { status: 400 })
+				await repo.delete(id)
+				throw await redirectWithFlash('/admin/collections', 'Collection deleted. Its products are unchanged.')
+			}
+			default:
+				return data(formFailure({}, 'Unknown action.'), { status: 400 })
+		}
+	} catch (error) {
+		if (error instanceof Response) throw error
+		return domainFailure(error)
+	}
+}
+
+export default function EditCollection({ loaderData, actionData }: Route.ComponentProps) {
+	const { collection, products, pickable } = loaderData
+	const errors = actionData?.fieldErrors ?? {}
+	return (
+		<section>
+			<p className="breadcrumbs">
+				<Link to="/admin/collections">Collections</Link>
+			</p>
+			<h1>{collection.title}</h1>
+			<p>
+				<a href={`/collections/${collection.slug}`}>View in the store</a>
+			</p>
+			<FormError message={actionData?.formError} />
+			<Form method="post" noValidate className="card wide">
+				<h2>Details</h2>
+				<Field name="title" label="Title" defaultValue={collection.title} required maxLength={120} error={errors.title} />
+				<Field name="slug" label="Slug (the address: /collections/slug)" defaultValue={collection.slug} required maxLength={80} error={errors.slug} />
+				<div className="field">
+					<label htmlFor="field-description">Description</label>
+					<textarea id="field-description" name="description" rows={3} maxLength={2000} defaultValue={collection.description} />
+					{errors.description ? <p className="field-error">{errors.description}</p> : null}
+				</div>
+				<button type="submit">Save</button>
+			</Form>
+
+			<div className="card wide">
+				<h2>Products, in the order shoppers see them</h2>
+				{products.length === 0 ? (
+					<p data-testid="collection-products-empty">No products in this collection yet.</p>
+				) : (
+					<ol className="collection-products">
+						{products.map((product, index) => (
+							<li key={product.id} data-testid="collection-product">
+								<Link to={`/admin/products/${product.id}`}>{product.title}</Link>
+								{product.status === 'active' ? null : <span className="hint"> ({product.status}: not shown)</span>}
+								<div className="row-actions">
+									<MoveButtons fields={{ productId: product.id }} first={index === 0} last={index === products.length - 1} title={product.title} />
+									<RowButton intent="remove" fields={{ productId: product.id }} label={`Remove ${product.title}`}>
+										Remove
+									</RowButton>
+								</div>
+							</li>
+						))}
+					</ol>
+				)}
+				{pickable.length > 0 ? (
+					<Form method="post" action="?intent=add" className="inline-form">
+						<label htmlFor="add-product">Add a product</label>
+						<select id="add-product" name="productId" required>
+							{pickable.map((product) => (
+								<option key={product.id} value={product.id}>
+									{product.title}
+								</option>
+							))}
+						</select>
+						<button type="submit">Add</button>
+					</Form>
+				) : (
+					<p className="hint">Every product is in this collection already.</p>
+				)}
+			</div>
+
+			<div className="card wide danger-zone">
+				<h2>Delete</h2>
+				<Form method="post" action="?intent=delete" className="confirm-form">
+					<label>
+						<input type="checkbox" name="confirm" value="yes" /> Yes, delete this collection (its products stay)
+					</label>
+					<button type="submit" className="danger">
+						Delete
+					</button>
+				</Form>
+			</div>
+		</section>
+	)
+}

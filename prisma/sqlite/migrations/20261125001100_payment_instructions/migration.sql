@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "connections" ADD COLUMN "paymentInstructions" TEXT;
+
