@@ -6,7 +6,8 @@
 export class DomainError extends Error {
 	override name = 'DomainError'
 	constructor(
-		readonly status: 400 | 403 | 404 | 409 | 422,
+		// 502: a provider the store called (Stripe) refused or could not be reached.
+		readonly status: 400 | 403 | 404 | 409 | 422 | 502,
 		message: string,
 		readonly field?: string,
 	) {

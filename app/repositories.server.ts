@@ -15,7 +15,7 @@ import { claimGuestOrders } from './orders/claim.server'
 import { customerOrdersRepository, ordersRepository } from './orders/orders.server'
 import { checkoutConnections } from './payments/connections.server'
 import { receiveEvent } from './payments/events/receive.server'
-import { startOrderPayment } from './payments/payments.server'
+import { refundPayment, startOrderPayment } from './payments/payments.server'
 import { registerSignInHooks } from './auth/sign-in-hooks.server'
 import { runtimeScope, viewerScope } from './data/scope'
 import { getStorage } from './uploads/storage/index.server'
@@ -145,7 +145,7 @@ export function adminRepositoriesFor(viewer: AdminViewer, db: Db = getDb(), stor
 		products: adminProductsRepository(db, viewer),
 		collections: adminCollectionsRepository(db, viewer),
 		productImages: productImagesRepository(db, viewer),
-		adminOrders: adminOrdersRepository(db, viewer),
+		adminOrders: adminOrdersRepository(db, viewer, (connection, request) => refundPayment(viewerScope(db, viewer), connection, request)),
 		dashboard: dashboardRepository(db, viewer),
 		customers: adminCustomersRepository(db, viewer),
 		connections: adminConnectionsRepository(db, viewer),

@@ -19,6 +19,22 @@ export type AdminOrderAction = 'mark_paid' | 'fulfil' | 'cancel' | 'refund'
 /** What a parcel is traced by, given when the Order is marked shipped (both optional). */
 export type Shipment = { carrier?: string; trackingNumber?: string }
 
+/**
+ * Sends a refund through the provider the Order was paid with, before it is recorded [R117]:
+ * the provider's refund id, or null where money goes back by hand (offline, bank transfer).
+ * Given by the composition root (app/repositories.server.ts): Orders do not call providers.
+ */
+export type RefundSender = (
+	connection: { id: string; provider: string },
+	request: { order: { id: string; storeId: string; number: number }; paymentRef: string | null; amountMinor: number; refundedBefore: number },
+) => Promise<{ providerRefundRef: string } | null>
+
+/** Where no sender is given (tests of other actions): only refunds made by hand can be recorded. */
+const byHandOnly: RefundSender = async (connection) => {
+	if (connection.provider === 'stripe') throw new Error('A card refund needs a RefundSender')
+	return null
+}
+
 /** One line of an Order's timeline, oldest first. */
 export type TimelineEntry = { at: Date; what: string; by: string | null; note?: string }
 
@@ -27,6 +43,7 @@ const ACTION_WORDS: Record<string, string> = {
 	'order.fulfil': 'Marked shipped',
 	'order.cancel': 'Cancelled; stock returned',
 	'order.refund': 'Refund recorded',
+	'order.refund.provider': 'Refunded through the provider',
 	'order.note': 'Note',
 }
 const MAIL_WORDS: Record<string, string> = {
@@ -51,7 +68,7 @@ function detailOf(raw: string | null): Record<string, unknown> {
  * app/orders/status.ts. Cancelling returns the stock; a refund is recorded (the Order is
  * `refunded` once the whole total is refunded). Each write and its audit row share a transaction.
  */
-export function adminOrdersRepository(db: Db, admin: AdminViewer) {
+export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: RefundSender = byHandOnly) {
 	const storeId = admin.storeId
 
 	return {
@@ -128,14 +145,32 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 					capturedMinor: true,
 					refundedMinor: true,
 					currency: true,
+					paymentIntentRef: true,
 					store: { select: { locale: true } },
-					connection: { select: { provider: true } },
+					connection: { select: { id: true, provider: true } },
 					lines: { select: { productId: true, quantity: true } },
 				},
 			})
 			if (!order) throw notFound('That order')
 			const refuse = (message: string): never => {
 				throw new DomainError(409, message)
+			}
+			// A refund is checked against what the form saw, then sent to the provider (Stripe) before
+			// it is recorded: a refund the provider refused is never recorded [R66, R117].
+			let refund: { amount: number; providerRefundRef: string | null } | null = null
+			if (action === 'refund') {
+				const amount = refundAmount(order, refundMinor, refundedBefore)
+				if (order.connection.provider === 'stripe' && !order.paymentIntentRef) {
+					refuse('Stripe has not confirmed a card payment for this order yet, so there is nothing to refund.')
+				}
+				const sent = await sendRefund(order.connection, {
+					order: { id: order.id, storeId, number },
+					paymentRef: order.paymentIntentRef,
+					amountMinor: amount,
+					refundedBefore: order.refundedMinor,
+				})
+				const providerRefundRef = sent?.providerRefundRef ?? null
+				refund = { amount, providerRefundRef }
 			}
 			// Stock and the Order row are contended like at checkout: the same bounded retries, then a 503.
 			await retryOnContention(
@@ -157,32 +192,21 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 							// In product-id order, as checkout takes stock, so the two never wait on each other in a circle.
 							const lines = order.lines.filter((line) => line.productId !== null).sort((a, b) => (a.productId! < b.productId! ? -1 : 1))
 							for (const line of lines) await returnStock(tx, { storeId, productId: line.productId!, quantity: line.quantity })
-						} else {
-							// Refunds never add up to more than was captured [R66].
-							const left = order.capturedMinor - order.refundedMinor
-							if (!canTransition(order.status, 'refunded')) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be refunded.`)
-							if (left <= 0) refuse('Nothing captured for this order is left to refund.')
-							if (refundedBefore !== undefined && refundedBefore !== order.refundedMinor) {
-								refuse('This order was refunded since the form was shown, so nothing was recorded now: check the amount left and confirm again.')
-							}
-							const amount = refundMinor ?? left
-							if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
-								const money = (minor: number) => formatMoney(minor, order.currency, order.store.locale)
-								throw new DomainError(
-									400,
-									amount > left
-										? `That is more than the ${money(left)} left to refund (captured and not yet refunded).`
-										: `Enter an amount to refund, up to ${money(left)}.`,
-									'amount',
-								)
-							}
+						} else if (refund) {
 							const recorded = await tx.order.updateMany({
 								where: { id: order.id, storeId, status: order.status, refundedMinor: order.refundedMinor },
-								data: { refundedMinor: { increment: amount } },
+								data: { refundedMinor: { increment: refund.amount } },
 							})
-							if (recorded.count !== 1) refuse('The order changed meanwhile; reload and try again.')
-							await refundMail(tx, { storeId, id: order.id, email: order.email }, order.refundedMinor + amount)
-							if (amount === left && !(await moved('refunded'))) refuse('The order could not be marked refunded.')
+							if (recorded.count !== 1) {
+								refuse(
+									refund.providerRefundRef
+										? 'Stripe has made this refund, but the order changed meanwhile (another refund, or Stripe’s own event, recorded it): reload the order.'
+										: 'The order changed meanwhile; reload and try again.',
+								)
+							}
+							await refundMail(tx, { storeId, id: order.id, email: order.email }, order.refundedMinor + refund.amount)
+							const left = order.capturedMinor - order.refundedMinor
+							if (refund.amount === left && !(await moved('refunded'))) refuse('The order could not be marked refunded.')
 						}
 						await auditEntry(tx, admin, {
 							action: `order.${action}`,
@@ -191,7 +215,7 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 							detail: {
 								number,
 								from: order.status,
-								...(action === 'refund' ? { amountMinor: refundMinor ?? order.capturedMinor - order.refundedMinor } : {}),
+								...(refund ? { amountMinor: refund.amount, ...(refund.providerRefundRef ? { providerRefundRef: refund.providerRefundRef } : {}) } : {}),
 								...(action === 'fulfil' ? { carrier: shipment.carrier || null, trackingNumber: shipment.trackingNumber || null } : {}),
 							},
 						})
@@ -200,6 +224,7 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 			)
 			// A cancel returned stock: shoppers see it at once.
 			if (action === 'cancel') announce('catalog-changed')
+			return { refundedThroughProvider: Boolean(refund?.providerRefundRef) }
 		},
 	}
 
@@ -232,6 +257,7 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 		for (const entry of entries) {
 			const detail = detailOf(entry.detail)
 			let what = ACTION_WORDS[entry.action] ?? entry.action
+			if (entry.action === 'order.refund' && typeof detail.providerRefundRef === 'string') what = ACTION_WORDS['order.refund.provider']!
 			if (entry.action === 'order.refund' && typeof detail.amountMinor === 'number')
 				what = `${what}: ${formatMoney(detail.amountMinor, order.currency, order.locale)}`
 			if (entry.action === 'order.fulfil' && typeof detail.trackingNumber === 'string') {
@@ -252,6 +278,38 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer) {
 		}
 		return timeline.sort((a, b) => a.at.getTime() - b.at.getTime())
 	}
+}
+
+/**
+ * The amount a refund form asks for, checked against the Order as read: never more than what was
+ * captured and not yet refunded, and never from a form that saw another refunded total [R66].
+ */
+function refundAmount(
+	order: { status: string; capturedMinor: number; refundedMinor: number; currency: string; store: { locale: string } },
+	refundMinor: number | undefined,
+	refundedBefore: number | undefined,
+) {
+	const refuse = (message: string): never => {
+		throw new DomainError(409, message)
+	}
+	const left = order.capturedMinor - order.refundedMinor
+	if (!canTransition(order.status, 'refunded')) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be refunded.`)
+	if (left <= 0) refuse('Nothing captured for this order is left to refund.')
+	if (refundedBefore !== undefined && refundedBefore !== order.refundedMinor) {
+		refuse('This order was refunded since the form was shown, so nothing was recorded now: check the amount left and confirm again.')
+	}
+	const amount = refundMinor ?? left
+	if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+		const money = (minor: number) => formatMoney(minor, order.currency, order.store.locale)
+		throw new DomainError(
+			400,
+			amount > left
+				? `That is more than the ${money(left)} left to refund (captured and not yet refunded).`
+				: `Enter an amount to refund, up to ${money(left)}.`,
+			'amount',
+		)
+	}
+	return amount
 }
 
 /** An admin's write gives up like checkout's, with words for the admin. */

@@ -7,3 +7,17 @@ export type PaymentRequest = {
 
 /** Where to send the shopper next (a provider's page) and the provider's object id. */
 export type PaymentStart = { providerRef: string | null; redirectTo: string | null }
+
+/**
+ * A refund sent to the provider: `paymentRef` is the provider's payment (a PaymentIntent),
+ * `refundedBefore` what the Order had refunded when the request was made (minor units).
+ */
+export type RefundRequest = {
+	order: { id: string; storeId: string; number: number }
+	paymentRef: string | null
+	amountMinor: number
+	refundedBefore: number
+}
+
+/** The provider's id of the refund it made. */
+export type RefundDone = { providerRefundRef: string }

@@ -14,6 +14,7 @@ export type OrderView = {
 	currency: string
 	subtotalMinor: number
 	totalMinor: number
+	refundedMinor: number
 	paymentNote: string | null
 	createdAt: string
 	shippedAt?: Date | string | null
@@ -77,6 +78,11 @@ export function OrderDetails({ order }: { order: OrderView }) {
 					<Price minor={order.totalMinor} currency={order.currency} />
 				</strong>
 			</p>
+			{order.refundedMinor > 0 ? (
+				<p className="cart-total" data-testid="order-refunded">
+					Refunded: <Price minor={order.refundedMinor} currency={order.currency} />
+				</p>
+			) : null}
 			<h2>Shipping to</h2>
 			<address>
 				{order.name}

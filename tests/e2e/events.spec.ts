@@ -134,3 +134,37 @@ test('events that do not reconcile move nothing and show as review or conflict, 
 	await expect(admin.getByTestId('order-status')).toHaveText('Awaiting payment')
 	await operator.close()
 })
+
+test('a card Order is refunded through Stripe from its admin page: Stripe gets one refund, the buyer sees it, Stripe’s event adds nothing [R117]', async ({
+	page,
+	browser,
+	customer,
+}) => {
+	expect(customer.email).toContain('@')
+	const order = await buyByCard(page)
+	expect(await (await deliver(stripeEvents.sessionCompleted({ ...order, amount: 1600 }))).json()).toMatchObject({ outcome: 'applied' })
+
+	const operator = await browser.newContext()
+	const admin = await operator.newPage()
+	await signInAsAdmin(admin, `/admin/orders/${order.number}`)
+	const form = admin.getByTestId('refund-form')
+	await form.getByLabel(/Amount/).fill('6.00')
+	await form.getByLabel('Yes, refund this amount to the card').check()
+	await form.getByRole('button', { name: 'Refund through Stripe' }).click()
+	await expect(admin.getByTestId('flash')).toContainText('Refunded through Stripe and recorded.')
+	await expect(admin.getByTestId('order-timeline')).toContainText('Refunded through the provider: $6.00')
+	await operator.close()
+
+	const standIn = `http://127.0.0.1:${process.env.E2E_STRIPE_PORT}`
+	const refunds = (
+		(await (await fetch(`${standIn}/__requests`)).json()) as Array<{ path: string; form: Record<string, string>; idempotencyKey: string }>
+	).filter((request) => request.path === '/v1/refunds' && request.form.payment_intent === order.paymentIntentId)
+	expect(refunds.map((request) => [request.form.amount, request.idempotencyKey])).toEqual([['600', `refund-${order.orderId}-0`]])
+
+	// Stripe's own event for the same 6.00 is already recorded.
+	const echoed = await deliver(stripeEvents.chargeRefunded({ paymentIntentId: order.paymentIntentId, amountRefunded: 600, amount: 1600 }))
+	expect(await echoed.json()).toMatchObject({ outcome: 'stale' })
+	await page.goto(`/account/orders/${order.number}`)
+	await expect(page.getByTestId('order-status')).toHaveText('Paid')
+	await expect(page.getByTestId('order-refunded')).toHaveText('Refunded: $6.00')
+})

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe'
 import { onFirstUse } from '../../config/optional-packages.server'
 import type { StripeSecrets } from '../connections.server'
-import type { PaymentRequest, PaymentStart } from '../types'
+import type { PaymentRequest, PaymentStart, RefundDone, RefundRequest } from '../types'
 
 /** The official SDK, loaded when a Stripe Connection is used (not carried by a store without one). */
 export const stripeSdk = onFirstUse<typeof Stripe>('stripe')
@@ -48,4 +48,22 @@ export async function startStripeCheckout(secrets: StripeSecrets, request: Payme
 	)
 	if (!session.url) throw new Error('Stripe returned a Checkout Session without a URL')
 	return { providerRef: session.id, redirectTo: session.url }
+}
+
+/**
+ * Refunds part or all of a PaymentIntent. The idempotency key names the Order and what was
+ * refunded of it before: the same form sent twice (a double click, a retry after a timeout)
+ * refunds once at Stripe, whatever reached it.
+ */
+export async function refundStripePayment(secrets: StripeSecrets, request: RefundRequest & { paymentRef: string }): Promise<RefundDone> {
+	const { order, paymentRef, amountMinor, refundedBefore } = request
+	const refund = await stripeClient(secrets).refunds.create(
+		{
+			payment_intent: paymentRef,
+			amount: amountMinor,
+			metadata: { orderId: order.id, storeId: order.storeId, orderNumber: String(order.number) },
+		},
+		{ idempotencyKey: `refund-${order.id}-${refundedBefore}` },
+	)
+	return { providerRefundRef: refund.id }
 }

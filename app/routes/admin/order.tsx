@@ -102,12 +102,14 @@ export async function action(args: Route.ActionArgs) {
 	if (intent === 'refund' && refundedBefore === undefined) return data(formFailure({}, 'Reload the order and try again.'), { status: 400 })
 	if (intent === 'refund' && !amount) return data(formFailure({ amount: 'Enter the amount to refund.' }, 'Enter the amount to refund.'), { status: 400 })
 	const refundMinor = amount ? Math.round(Number(amount) * 100) : undefined
+	let done: string = DONE[intent]
 	try {
-		await adminRepositoriesFor(admin).adminOrders.act(number, intent, { refundMinor, refundedBefore, shipment: { carrier, trackingNumber } })
+		const acted = await adminRepositoriesFor(admin).adminOrders.act(number, intent, { refundMinor, refundedBefore, shipment: { carrier, trackingNumber } })
+		if (acted.refundedThroughProvider) done = 'Refunded through Stripe and recorded.'
 	} catch (error) {
 		return domainFailure(error)
 	}
-	throw await redirectWithFlash(`/admin/orders/${number}`, DONE[intent])
+	throw await redirectWithFlash(`/admin/orders/${number}`, done)
 }
 
 export default function AdminOrder({ loaderData: order, actionData }: Route.ComponentProps) {
@@ -201,12 +203,27 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 							<input name="amount" inputMode="decimal" placeholder={(left / 100).toFixed(2)} size={8} />
 						</label>
 						{actionData?.fieldErrors?.amount ? <p className="field-error">{actionData.fieldErrors.amount}</p> : null}
-						<label>
-							<input type="checkbox" name="confirm" value="yes" /> Yes, record this refund
-						</label>
-						<button type="submit" name="intent" value="refund" className="danger">
-							Record refund
-						</button>
+						{order.connection.provider === 'stripe' ? (
+							<>
+								<p className="hint">Stripe sends this amount back to the buyer’s card; the order records it once Stripe has.</p>
+								<label>
+									<input type="checkbox" name="confirm" value="yes" /> Yes, refund this amount to the card
+								</label>
+								<button type="submit" name="intent" value="refund" className="danger">
+									Refund through Stripe
+								</button>
+							</>
+						) : (
+							<>
+								<p className="hint">Send the money back yourself (your bank); this records that you did and tells the buyer.</p>
+								<label>
+									<input type="checkbox" name="confirm" value="yes" /> Yes, record this refund
+								</label>
+								<button type="submit" name="intent" value="refund" className="danger">
+									Record refund
+								</button>
+							</>
+						)}
 					</Form>
 				) : null}
 				{!can('paid') && !can('fulfilled') && !can('cancelled') && !can('refunded') ? <p className="hint">This order is closed.</p> : null}

@@ -1,14 +1,19 @@
 /**
  * A local stand-in for the part of Stripe's API the store calls (there is no network here):
  * `POST /v1/checkout/sessions` answers a Checkout Session whose `url` is a page on this
- * stand-in showing the amount. Every request is recorded; `GET /__requests` lists them
- * (method, path, form body, Idempotency-Key, Authorization present). Prints `port=<n>`.
+ * stand-in showing the amount; `POST /v1/refunds` answers a Refund, the same one for the same
+ * Idempotency-Key (and Stripe's idempotency error when that key comes with other parameters),
+ * and refuses a PaymentIntent whose id contains `refuse` as Stripe refuses one already refunded.
+ * Every request is recorded; `GET /__requests` lists them (method, path, form body,
+ * Idempotency-Key, Authorization present). Prints `port=<n>`.
  */
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 
 const requests = []
 const sessions = new Map()
+/** Refunds by Idempotency-Key, with the form they were made from. */
+const refunds = new Map()
 
 const server = createServer((req, res) => {
 	let body = ''
@@ -47,10 +52,49 @@ const server = createServer((req, res) => {
 			res.end(JSON.stringify(session))
 			return
 		}
+		if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+			const [status, answer] = refund(form, req.headers['idempotency-key'])
+			res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` })
+			res.end(JSON.stringify(answer))
+			return
+		}
 		res.writeHead(404, { 'content-type': 'application/json' })
 		res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `No stand-in for ${req.method} ${url.pathname}` } }))
 	})
 })
+
+function refund(form, key) {
+	const sameForm = (a, b) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort())
+	const earlier = key ? refunds.get(key) : undefined
+	if (earlier && !sameForm(earlier.form, form)) {
+		return [
+			400,
+			{ error: { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with.` } },
+		]
+	}
+	if (earlier) return [200, earlier.refund]
+	if (String(form.payment_intent ?? '').includes('refuse')) {
+		return [
+			400,
+			{ error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge for ${form.payment_intent} has already been refunded.` } },
+		]
+	}
+	const made = {
+		id: `re_${randomBytes(12).toString('hex')}`,
+		object: 'refund',
+		amount: Number(form.amount),
+		currency: 'usd',
+		payment_intent: form.payment_intent,
+		metadata: Object.fromEntries(
+			Object.entries(form)
+				.filter(([name]) => name.startsWith('metadata['))
+				.map(([name, value]) => [name.slice(9, -1), value]),
+		),
+		status: 'succeeded',
+	}
+	if (key) refunds.set(key, { form, refund: made })
+	return [200, made]
+}
 
 function createSession(form, key) {
 	let amount = 0
