@@ -264,6 +264,9 @@ test('a hung Redis (SIGSTOP) is found by the store’s own probe and skipped whi
 	const redis = await privateRedis()
 	const store = await startStore({ REDIS_URL: redis.url })
 	try {
+		// Ready means Redis answered the store: on a loaded machine the first connection can take
+		// longer than /healthz does, and a sign-in before it is refused (fail closed, as above).
+		await expect.poll(async () => (await fetch(`${store.origin}/readyz`)).status, { timeout: 15_000 }).toBe(200)
 		expect((await signInForm(store, { password: store.admin.password })).status).toBe(302)
 		redis.pause()
 		// No request is made until the store has noticed by itself.
