@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { APIRequestContext, Page } from '@playwright/test'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, publicStoreName, signIn, signUp, submitSignInForm, test } from './support/fixtures.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, placeOrder, publicStoreName, serverOrigin, signIn, signUp, submitSignInForm, test } from './support/fixtures.ts'
 
 const ADMIN_DENIED = 'Store Admin is for administrators only.'
 
@@ -39,6 +39,33 @@ test('an admin lands in Store Admin after signing in, a customer on their accoun
 	await expect(shopper).toHaveURL('/account/orders')
 	await expect(shopper.getByTestId('flash')).toContainText('Password changed')
 	await context.close()
+})
+
+test('the currency is fixed once the Store has an Order: shown read-only, and a forged change is refused with 409, changing nothing [R118]', async ({
+	page,
+	browser,
+}) => {
+	const buyer = await browser.newPage()
+	await placeOrder(buyer)
+	await buyer.close()
+	await signInAsAdmin(page)
+	await page.goto('/admin/store')
+	await expect(page.getByLabel('Currency')).toBeDisabled()
+	await expect(page.getByLabel('Currency')).toHaveValue('USD')
+	await expect(page.getByTestId('currency-hint')).toContainText('Fixed: the store has taken orders in this currency.')
+
+	const name = await page.getByLabel('Store name').inputValue()
+	for (const currency of ['GBP', 'JPY', 'usd']) {
+		const forged = await page.request.post('/admin/store', {
+			form: { name: `${name} changed`, currency },
+			headers: { origin: serverOrigin() },
+			maxRedirects: 0,
+		})
+		expect(forged.status(), currency).toBe(currency === 'GBP' ? 409 : 400)
+	}
+	await page.goto('/products/field-notebook')
+	await expect(page.locator('.product-price')).toContainText('$')
+	expect(await publicStoreName()).toBe(name)
 })
 
 function uniqueStoreName(prefix = 'Shop') {
