@@ -15,6 +15,8 @@ const elements = [
 		pattern: [
 			'app/cart/limits.ts',
 			'app/orders/status.ts',
+			'app/orders/totals.ts',
+			'app/shipping/countries.ts',
 			'app/payments/events/outcomes.ts',
 			'app/payments/instructions.ts',
 			'app/security/form-fields.ts',
@@ -34,7 +36,7 @@ const elements = [
 	{ type: 'module-registry', pattern: 'app/modules/registry.ts', mode: 'file' },
 	{ type: 'modules-kernel', pattern: 'app/modules/*.ts', mode: 'file' },
 	{ type: 'module', pattern: 'app/modules/*/**', capture: ['module'] },
-	{ type: 'domain', pattern: 'app/(catalog|cart|customers|orders|payments|uploads|newsletter|store|health|email)/**', capture: ['domain'] },
+	{ type: 'domain', pattern: 'app/(catalog|cart|customers|orders|payments|shipping|uploads|newsletter|store|health|email)/**', capture: ['domain'] },
 	{ type: 'auth', pattern: 'app/auth/**' },
 	{ type: 'security', pattern: 'app/security/**' },
 	{ type: 'data', pattern: 'app/data/**' },
@@ -65,6 +67,8 @@ const below = {
 const declaredAcross = [
 	// Checkout turns the shopper's cart into an Order: it reads and empties that cart in the same transaction.
 	['domain', { domain: 'orders' }, ['domain', { domain: 'cart' }]],
+	// Checkout prices the Order's shipping and tax from the Store's tables in its own transaction.
+	['domain', { domain: 'orders' }, ['domain', { domain: 'shipping' }]],
 	// A provider event moves an Order through the Order's own payment rules, in the event's transaction.
 	['domain', { domain: 'payments' }, ['domain', { domain: 'orders' }]],
 	// An Order's change and the mail it causes commit together (the outbox), as does a subscription and its confirmation.

@@ -14,6 +14,8 @@ import { placeOrder } from './orders/checkout.server'
 import { claimGuestOrders } from './orders/claim.server'
 import { customerOrdersRepository, ordersRepository } from './orders/orders.server'
 import { checkoutConnections } from './payments/connections.server'
+import { shippingTable } from './shipping/shipping.server'
+import { adminShippingRepository } from './shipping/admin-shipping.server'
 import { receiveEvent } from './payments/events/receive.server'
 import { refundPayment, startOrderPayment } from './payments/payments.server'
 import { registerSignInHooks } from './auth/sign-in-hooks.server'
@@ -67,6 +69,7 @@ function checkoutFor(viewer: Viewer, db: Db) {
 	const scope = viewerScope(db, viewer)
 	return {
 		connections: () => checkoutConnections(scope),
+		shipping: () => shippingTable(scope),
 		placeOrder: (input: Omit<Parameters<typeof placeOrder>[0], 'db' | 'viewer'>) => placeOrder({ db, viewer, ...input }),
 		startPayment: (input: Parameters<typeof startOrderPayment>[1]) => startOrderPayment(scope, input),
 	}
@@ -144,6 +147,7 @@ export function adminRepositoriesFor(viewer: AdminViewer, db: Db = getDb(), stor
 		audit: auditRepository(db, viewer),
 		products: adminProductsRepository(db, viewer),
 		collections: adminCollectionsRepository(db, viewer),
+		shipping: adminShippingRepository(db, viewer),
 		productImages: productImagesRepository(db, viewer),
 		adminOrders: adminOrdersRepository(db, viewer, (connection, request) => refundPayment(viewerScope(db, viewer), connection, request)),
 		dashboard: dashboardRepository(db, viewer),

@@ -39,6 +39,7 @@ export default [
 			route('products/:id', 'routes/admin/product-edit.tsx'),
 			route('collections', 'routes/admin/collections.tsx'),
 			route('collections/:id', 'routes/admin/collection.tsx'),
+			route('shipping', 'routes/admin/shipping.tsx'),
 			route('orders', 'routes/admin/orders.tsx'),
 			route('orders/:number', 'routes/admin/order.tsx'),
 			route('customers', 'routes/admin/customers.tsx'),

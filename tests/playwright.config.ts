@@ -64,6 +64,8 @@ export default defineConfig({
 					'refunds.spec.ts',
 					'order-timeline.spec.ts',
 					'saved-address.spec.ts',
+					'shipping.spec.ts',
+					'shipping-admin.spec.ts',
 					'store-admin.spec.ts',
 					'events.spec.ts',
 					'sso.spec.ts',

@@ -80,11 +80,12 @@ export const CAPABILITIES: readonly Capability[] = [
 	{ id: 'carts', title: 'Guest and customer carts (merged at sign-in)', rules: ['R2'], maturity: 'experimental', offered: true, proof: [] },
 	{
 		id: 'checkout',
-		title: 'Checkout (offline payment, Stripe Checkout)',
-		rules: ['R67'],
+		title: 'Checkout (offline payment with instructions, Stripe Checkout; shipping zones and rates, taxes per country)',
+		rules: ['R67', 'R119'],
 		maturity: 'experimental',
 		offered: true,
-		caveat: 'Order numbering, stock and limits are proven under contention; shipping, taxes and payment instructions are not built yet.',
+		caveat:
+			'Shipping is a flat rate per zone (no weights, no carrier quotes); tax is one rate per country on goods and shipping together; currencies with two decimals only.',
 		proof: [],
 	},
 	{

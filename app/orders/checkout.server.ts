@@ -9,6 +9,8 @@ import { DomainError, StoreBusyError } from '../errors.server'
 import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './contention.server'
 import { existingOrderToken, hashOrderToken, orderToken } from './token.server'
 import { isUniqueViolation } from '../data/unique-violation'
+import { shippingAndTax } from '../shipping/shipping.server'
+import { orderTotals } from './totals'
 
 export type CheckoutDetails = {
 	email: string
@@ -28,6 +30,10 @@ export type PlacedOrder = {
 	email: string
 	currency: string
 	totalMinor: number
+	shippingMinor: number
+	shippingName: string | null
+	taxMinor: number
+	taxIncluded: boolean
 	status: string
 	providerRef: string | null
 	connection: { id: string; provider: string }
@@ -41,6 +47,10 @@ const placedFields = {
 	email: true,
 	currency: true,
 	totalMinor: true,
+	shippingMinor: true,
+	shippingName: true,
+	taxMinor: true,
+	taxIncluded: true,
 	status: true,
 	providerRef: true,
 	userId: true,
@@ -65,12 +75,15 @@ export async function placeOrder({
 	viewer,
 	details,
 	connectionHandle,
+	shippingRateId,
 	idempotencyKey,
 }: {
 	db: Db
 	viewer: Viewer
 	details: CheckoutDetails
 	connectionHandle: string
+	/** The shipping rate the buyer chose; needed once the Store has shipping zones [R119]. */
+	shippingRateId?: string
 	idempotencyKey: string
 }): Promise<{ order: PlacedOrder; replayed: boolean }> {
 	const owner = cartOwner(viewer)
@@ -124,6 +137,10 @@ export async function placeOrder({
 			const subtotalMinor = lines.reduce((sum, line) => sum + line.lineTotalMinor, 0)
 			// Prices may have risen since the cart was filled: no total the columns cannot hold.
 			if (!withinOrderLimit(subtotalMinor)) throw new DomainError(409, ORDER_LIMIT_MESSAGE)
+			// Shipping and tax as the Store has them now, for the address given [R119].
+			const priced = await shippingAndTax(tx, storeId, { country: details.country, rateId: shippingRateId })
+			const totals = orderTotals({ subtotalMinor, ...priced })
+			if (!withinOrderLimit(totals.totalMinor)) throw new DomainError(409, ORDER_LIMIT_MESSAGE)
 
 			// Every checkout takes its rows in one order (by product id): two carts holding the same
 			// products in opposite order wait for each other instead of deadlocking.
@@ -159,7 +176,12 @@ export async function placeOrder({
 					...details,
 					currency: store.currency,
 					subtotalMinor,
-					totalMinor: subtotalMinor,
+					shippingMinor: totals.shippingMinor,
+					shippingName: priced.shipping?.name ?? null,
+					taxMinor: totals.taxMinor,
+					taxRateBasisPoints: totals.taxRateBasisPoints,
+					taxIncluded: totals.taxIncluded,
+					totalMinor: totals.totalMinor,
 					connectionId: connection.id,
 					idempotencyKey,
 					lines: { create: lines },
@@ -173,7 +195,11 @@ export async function placeOrder({
 				storeId,
 				email: details.email,
 				currency: store.currency,
-				totalMinor: subtotalMinor,
+				totalMinor: totals.totalMinor,
+				shippingMinor: totals.shippingMinor,
+				shippingName: priced.shipping?.name ?? null,
+				taxMinor: totals.taxMinor,
+				taxIncluded: totals.taxIncluded,
 				status: 'awaiting_payment',
 				providerRef: null,
 				tokenHash,
@@ -212,6 +238,38 @@ export async function placeOrder({
 }
 
 function withToken<T extends { id: string; tokenHash: string }>(order: T & Omit<PlacedOrder, 'token'>): PlacedOrder {
-	const { id, number, storeId, email, currency, totalMinor, status, providerRef, connection, lines, tokenHash } = order
-	return { id, number, storeId, email, currency, totalMinor, status, providerRef, connection, lines, token: existingOrderToken(id, tokenHash) }
+	const {
+		id,
+		number,
+		storeId,
+		email,
+		currency,
+		totalMinor,
+		shippingMinor,
+		shippingName,
+		taxMinor,
+		taxIncluded,
+		status,
+		providerRef,
+		connection,
+		lines,
+		tokenHash,
+	} = order
+	return {
+		id,
+		number,
+		storeId,
+		email,
+		currency,
+		totalMinor,
+		shippingMinor,
+		shippingName,
+		taxMinor,
+		taxIncluded,
+		status,
+		providerRef,
+		connection,
+		lines,
+		token: existingOrderToken(id, tokenHash),
+	}
 }

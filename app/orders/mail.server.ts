@@ -1,4 +1,5 @@
 import { instructionLines, readInstructions } from '../payments/instructions'
+import { percentText } from './totals'
 import { getConfig } from '../config/env.server'
 import type { Db } from '../data/db.server'
 import { enqueueMail, type MailKind } from '../email/outbox.server'
@@ -40,6 +41,11 @@ export function orderMailRenderer(db: Db, kind: keyof typeof HEADLINES): Rendere
 				currency: true,
 				totalMinor: true,
 				refundedMinor: true,
+				shippingMinor: true,
+				shippingName: true,
+				taxMinor: true,
+				taxRateBasisPoints: true,
+				taxIncluded: true,
 				status: true,
 				carrier: true,
 				trackingNumber: true,
@@ -51,7 +57,11 @@ export function orderMailRenderer(db: Db, kind: keyof typeof HEADLINES): Rendere
 		if (!order) return null
 		const money = (minor: number) => formatMoney(minor, order.currency, order.store.locale)
 		const link = { href: `${getConfig().appUrl}/orders/${existingOrderToken(order.id, order.tokenHash)}`, label: 'Your order' }
-		const lines = order.lines.map((line) => `${line.quantity} × ${line.title}: ${money(line.lineTotalMinor)}`).join('\n')
+		const lines = [
+			...order.lines.map((line) => `${line.quantity} × ${line.title}: ${money(line.lineTotalMinor)}`),
+			...(order.shippingName ? [`Shipping (${order.shippingName}): ${order.shippingMinor === 0 ? 'free' : money(order.shippingMinor)}`] : []),
+			...(order.taxMinor > 0 ? [`${order.taxIncluded ? 'Includes tax' : 'Tax'} (${percentText(order.taxRateBasisPoints)}): ${money(order.taxMinor)}`] : []),
+		].join('\n')
 		const body: Record<string, string[]> = {
 			'order-placed': [
 				`Thank you for your order #${order.number} at ${order.store.name}.`,

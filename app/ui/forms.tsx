@@ -36,8 +36,9 @@ type InputProps = {
 	error?: string
 } & React.InputHTMLAttributes<HTMLInputElement>
 
-export function Field({ name, label, error, ...input }: InputProps) {
-	const id = `field-${name}`
+/** A labelled input; `id` when one page repeats a field (one form per row). */
+export function Field({ name, label, error, id: givenId, ...input }: InputProps) {
+	const id = givenId ?? `field-${name}`
 	return (
 		<div className="field">
 			<label htmlFor={id}>{label}</label>

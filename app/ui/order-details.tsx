@@ -1,5 +1,6 @@
 import { ORDER_STATUS_LABELS, type OrderStatus } from '../orders/status'
 import { Price } from './money-format'
+import { percentText } from '../orders/totals'
 
 export type OrderView = {
 	number: number
@@ -14,6 +15,11 @@ export type OrderView = {
 	currency: string
 	subtotalMinor: number
 	totalMinor: number
+	shippingMinor: number
+	shippingName: string | null
+	taxMinor: number
+	taxRateBasisPoints: number
+	taxIncluded: boolean
 	refundedMinor: number
 	paymentNote: string | null
 	createdAt: string
@@ -72,6 +78,7 @@ export function OrderDetails({ order }: { order: OrderView }) {
 					))}
 				</tbody>
 			</table>
+			<OrderCharges order={order} />
 			<p className="cart-total">
 				Total:{' '}
 				<strong data-testid="order-total">
@@ -108,5 +115,32 @@ export function OrderDetails({ order }: { order: OrderView }) {
 				</div>
 			) : null}
 		</div>
+	)
+}
+
+/** Subtotal, shipping and tax of an Order, when it has either (older Orders have neither) [R119]. */
+function OrderCharges({ order }: { order: OrderView }) {
+	if (!order.shippingName && order.taxMinor === 0) return null
+	return (
+		<dl className="order-charges" data-testid="order-charges">
+			<dt>Subtotal</dt>
+			<dd>
+				<Price minor={order.subtotalMinor} currency={order.currency} />
+			</dd>
+			{order.shippingName ? (
+				<>
+					<dt>Shipping ({order.shippingName})</dt>
+					<dd data-testid="order-shipping">{order.shippingMinor === 0 ? 'Free' : <Price minor={order.shippingMinor} currency={order.currency} />}</dd>
+				</>
+			) : null}
+			{order.taxMinor > 0 ? (
+				<>
+					<dt>{order.taxIncluded ? `Includes tax (${percentText(order.taxRateBasisPoints)})` : `Tax (${percentText(order.taxRateBasisPoints)})`}</dt>
+					<dd data-testid="order-tax">
+						<Price minor={order.taxMinor} currency={order.currency} />
+					</dd>
+				</>
+			) : null}
+		</dl>
 	)
 }

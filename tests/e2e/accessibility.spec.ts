@@ -6,7 +6,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, type Page } from '@playwright/test'
 import { IMAGES } from '../helpers/images.ts'
-import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, fillCheckout, serverOrigin, signUp, submitSignInForm, test } from './support/fixtures.ts'
+import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, fillCheckout, placeOrder, serverOrigin, signUp, submitSignInForm, test } from './support/fixtures.ts'
 
 const VIEWPORTS = [
 	{ name: 'desktop', width: 1280, height: 800 },
@@ -26,6 +26,7 @@ const ADMIN = [
 	'/admin/products',
 	'/admin/products/new',
 	'/admin/collections',
+	'/admin/shipping',
 	'/admin/orders',
 	'/admin/customers',
 	'/admin/uploads',
@@ -90,6 +91,11 @@ for (const viewport of VIEWPORTS) {
 
 		test('Store Admin has no serious accessibility violations', async ({ browser }) => {
 			test.setTimeout(180_000)
+			// An Order and a customer of its own, so the detail pages below exist whatever ran before.
+			const buyer = await browser.newPage()
+			await placeOrder(buyer)
+			await signUp(buyer.request)
+			await buyer.close()
 			const { page, close } = await signedIn(browser, ADMIN_EMAIL, ADMIN_PASSWORD)
 			// An activity log with entries whose targets have no name to show (an upload's id, the admin's email).
 			const uploaded = await page.request.post('/api/upload', {

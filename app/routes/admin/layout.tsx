@@ -37,6 +37,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 					<NavLink to="/admin/customers">Customers</NavLink>
 					<NavLink to="/admin/products">Products</NavLink>
 					<NavLink to="/admin/collections">Collections</NavLink>
+					<NavLink to="/admin/shipping">Shipping and taxes</NavLink>
 					<NavLink to="/admin/uploads">Uploads</NavLink>
 					<NavLink to="/admin/events">Events</NavLink>
 					<NavLink to="/admin/connections">Connections</NavLink>

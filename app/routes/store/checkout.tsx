@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { useEffect, useState } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/checkout'
@@ -13,6 +14,9 @@ import { redirectToPayment } from './payment.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 import { Price } from '../../ui/money-format'
 import { log } from '../../log/logger.server'
+import { isCountryCode } from '../../shipping/countries'
+import { orderTotals, percentText } from '../../orders/totals'
+import type { ShippingTable } from '../../shipping/shipping.server'
 
 export const meta = () => [{ title: 'Checkout' }]
 
@@ -25,10 +29,11 @@ export async function loader(args: Route.LoaderArgs) {
 	const summary = await repositories.cart.summary()
 	// A refused submit answers its 429 beside the form whatever the cart holds [R51].
 	if (summary.lines.length === 0 && !rateLimitedForm(args.context)) throw await redirectWithFlash('/cart', 'Your cart is empty.')
-	const connections = await repositories.checkout.connections()
+	const [connections, shipping] = await Promise.all([repositories.checkout.connections(), repositories.checkout.shipping()])
 	return {
 		summary,
 		connections: connections.map(({ handle, displayName }) => ({ handle, displayName })),
+		shipping,
 		// One key per rendering of this page: a replayed or double-clicked submit carries the same one.
 		idempotencyKey: randomUUID(),
 		prefill: await prefillFor(viewer),
@@ -57,7 +62,12 @@ const checkoutForm = formSchema({
 		.string()
 		.trim()
 		.toUpperCase()
-		.regex(/^[A-Z]{2}$/, 'Enter a two-letter country code (e.g. US, DE)'),
+		.regex(/^[A-Z]{2}$/, 'Enter a two-letter country code (e.g. US, DE)')
+		.refine(isCountryCode, 'That is not a country code we know (e.g. US, DE, GB)'),
+	shippingRate: z
+		.string()
+		.regex(/^[A-Za-z0-9_-]{1,40}$/, 'Choose one of the shipping options offered')
+		.optional(),
 	payment: z.string().regex(/^[a-z0-9-]{1,40}$/, 'Choose a payment method'),
 	idempotencyKey: z.uuid('Reload the checkout page and try again'),
 })
@@ -73,10 +83,10 @@ export async function action(args: Route.ActionArgs) {
 	const viewer = await getViewer(args)
 	const form = await parseForm(args.request, checkoutForm)
 	if (!form.ok) return data(form, { status: 400 })
-	const { payment, idempotencyKey, ...details } = form.data
+	const { payment, shippingRate, idempotencyKey, ...details } = form.data
 	let placed
 	try {
-		placed = await repositoriesFor(viewer).checkout.placeOrder({ details, connectionHandle: payment, idempotencyKey })
+		placed = await repositoriesFor(viewer).checkout.placeOrder({ details, connectionHandle: payment, shippingRateId: shippingRate, idempotencyKey })
 	} catch (error) {
 		// Contention that outlasted the retries [R67]: the form again, the cart as it was, when to retry.
 		if (error instanceof StoreBusyError) log.warn('[checkout] gave up under contention; answered 503')
@@ -88,10 +98,32 @@ export async function action(args: Route.ActionArgs) {
 	return redirectToPayment(viewer, order, { confirmation, failure: 'Your order is saved, but the payment could not be started. Try “Pay now” again.' })
 }
 
+/** The rates offered for `country`: its zone's, or every zone's while the country is not one shipped to. */
+function ratesFor(shipping: ShippingTable, country: string) {
+	const zone = shipping.zones.find((z) => z.countries.includes(country))
+	return { zone, rates: (zone ? [zone] : shipping.zones).flatMap((z) => z.rates.map((rate) => ({ ...rate, zoneName: z.name }))) }
+}
+
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
 	const pending = useNavigation().state === 'submitting'
 	const errors = actionData?.fieldErrors ?? {}
-	const { summary, connections, idempotencyKey, prefill } = loaderData
+	const { summary, connections, idempotencyKey, prefill, shipping } = loaderData
+	// Without JavaScript every rate is offered and the server checks the one chosen; with it, the
+	// rates and the totals follow the country typed [R119].
+	const [hydrated, setHydrated] = useState(false)
+	useEffect(() => setHydrated(true), [])
+	const [country, setCountry] = useState(prefill.country.toUpperCase())
+	const here = ratesFor(shipping, country)
+	const [rateId, setRateId] = useState(here.zone?.rates[0]?.id ?? '')
+	const offered = hydrated || here.zone ? here.rates : ratesFor(shipping, '').rates
+	const chosen = here.zone?.rates.find((rate) => rate.id === rateId) ?? null
+	const needsShipping = shipping.zones.length > 0
+	const totals = orderTotals({
+		subtotalMinor: summary.subtotalMinor,
+		shipping: chosen,
+		taxRateBasisPoints: shipping.taxRates[country] ?? 0,
+		pricesIncludeTax: shipping.pricesIncludeTax,
+	})
 	return (
 		<section className="checkout">
 			<h1>Checkout</h1>
@@ -131,9 +163,30 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 						placeholder="US"
 						maxLength={2}
 						defaultValue={prefill.country}
+						onChange={(event) => setCountry(event.currentTarget.value.trim().toUpperCase())}
 						required
 						error={errors.country}
 					/>
+					{needsShipping ? (
+						<fieldset className="payment-methods" data-testid="shipping-options">
+							<legend>Shipping</legend>
+							{offered.length === 0 ? <p className="hint">This shop does not ship to {country} yet.</p> : null}
+							{offered.map((rate) => (
+								<label key={rate.id} className="radio">
+									<input type="radio" name="shippingRate" value={rate.id} checked={rate.id === rateId} onChange={() => setRateId(rate.id)} />{' '}
+									{here.zone ? '' : `${rate.zoneName}: `}
+									{rate.name} · {rate.priceMinor === 0 ? 'free' : <Price minor={rate.priceMinor} />}
+									{rate.freeOverMinor !== null ? (
+										<>
+											{' '}
+											(free from <Price minor={rate.freeOverMinor} />)
+										</>
+									) : null}
+								</label>
+							))}
+							{errors.shippingRate ? <p className="field-error">{errors.shippingRate}</p> : null}
+						</fieldset>
+					) : null}
 					<fieldset className="payment-methods">
 						<legend>Payment</legend>
 						{connections.map((connection, index) => (
@@ -158,11 +211,36 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 							</li>
 						))}
 					</ul>
+					{needsShipping || totals.taxMinor > 0 ? (
+						<dl className="order-charges">
+							<dt>Subtotal</dt>
+							<dd data-testid="checkout-subtotal">
+								<Price minor={summary.subtotalMinor} />
+							</dd>
+							{needsShipping ? (
+								<>
+									<dt>Shipping{chosen ? ` (${chosen.name})` : ''}</dt>
+									<dd data-testid="checkout-shipping">
+										{chosen ? totals.shippingMinor === 0 ? 'Free' : <Price minor={totals.shippingMinor} /> : 'choose an option'}
+									</dd>
+								</>
+							) : null}
+							{totals.taxMinor > 0 ? (
+								<>
+									<dt>{totals.taxIncluded ? `Includes tax (${percentText(totals.taxRateBasisPoints)})` : `Tax (${percentText(totals.taxRateBasisPoints)})`}</dt>
+									<dd data-testid="checkout-tax">
+										<Price minor={totals.taxMinor} />
+									</dd>
+								</>
+							) : null}
+						</dl>
+					) : null}
 					<p>
 						Total:{' '}
 						<strong data-testid="checkout-total">
-							<Price minor={summary.subtotalMinor} />
+							<Price minor={totals.totalMinor} />
 						</strong>
+						{needsShipping && !chosen ? <span className="hint"> plus shipping</span> : null}
 					</p>
 					<Link to="/cart">Edit cart</Link>
 				</aside>

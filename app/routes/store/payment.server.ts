@@ -4,6 +4,7 @@ import type { Viewer } from '../../data/viewer'
 import { repositoriesFor } from '../../repositories.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { log } from '../../log/logger.server'
+import { chargeLines } from '../../orders/totals'
 
 type PayableOrder = {
 	id: string
@@ -11,6 +12,10 @@ type PayableOrder = {
 	email: string
 	currency: string
 	totalMinor: number
+	shippingMinor: number
+	shippingName: string | null
+	taxMinor: number
+	taxIncluded: boolean
 	connection: { id: string; provider: string }
 	lines: Array<{ title: string; unitPriceMinor: number; quantity: number }>
 }
@@ -32,7 +37,7 @@ export async function redirectToPayment(
 		started = await repositoriesFor(viewer).checkout.startPayment({
 			order: { id: order.id, number: order.number, email: order.email, currency: order.currency, totalMinor: order.totalMinor },
 			connection: order.connection,
-			lines: order.lines,
+			lines: chargeLines(order),
 			urls: { success: `${appUrl}${confirmation}?paid=1`, cancel: `${appUrl}${confirmation}` },
 		})
 	} catch (error) {

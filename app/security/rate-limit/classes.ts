@@ -44,6 +44,7 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	'routes/admin/layout': admin,
 	'routes/admin/dashboard': admin,
 	'routes/admin/store': admin,
+	'routes/admin/shipping': admin,
 	'routes/admin/activity': admin,
 	'routes/admin/email': admin,
 	'routes/admin/newsletter': admin,
