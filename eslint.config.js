@@ -14,6 +14,7 @@ const elements = [
 		type: 'rules',
 		pattern: [
 			'app/cart/limits.ts',
+			'app/catalog/variants.ts',
 			'app/orders/status.ts',
 			'app/orders/totals.ts',
 			'app/shipping/countries.ts',

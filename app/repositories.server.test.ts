@@ -21,7 +21,7 @@ describe.each(PROVIDERS)('session-scoped repositories on %s [R30] (store isolati
 
 	it('reads the Store profile of the viewer’s Store, guest or not', async () => {
 		const guest = repositoriesFor({ kind: 'guest', storeId: otherStore.id, guestId: 'g' }, t.db)
-		expect(await guest.store.profile()).toEqual({ name: 'Other Store', currency: 'USD', locale: 'en-US' })
+		expect(await guest.store.profile()).toEqual({ name: 'Other Store', currency: 'USD', locale: 'en-US', logo: null, accentColor: null, policyKinds: [] })
 	})
 
 	it('ignores a storeId slipped into the update; only the session’s Store changes [R4]', async () => {

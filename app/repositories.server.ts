@@ -31,6 +31,7 @@ import { reviewsModule } from './modules/reviews/definition'
 import { adminReviewsRepository, reviewsRepository } from './modules/reviews/reviews.server'
 import { sessionsRepository } from './data/sessions.server'
 import { storeRepository } from './store/store.server'
+import { storeIdentityRepository, storePolicy } from './store/identity.server'
 import { adminChecklist } from './diagnostics/checklist.server'
 import { mailWorker, type Renderer } from './email/worker.server'
 import { adminOutboxRepository } from './email/admin-outbox.server'
@@ -114,6 +115,8 @@ export async function startMailWorker(config: Config, db: Db = getDb()) {
 export function repositoriesFor(viewer: Viewer, db: Db = getDb(), storage?: ObjectStorage) {
 	return {
 		store: storeRepository(db, viewer),
+		/** The Store's published policy pages [R120]. */
+		policies: { get: (kind: string) => storePolicy(viewerScope(db, viewer), kind) },
 		catalog: catalogRepository(db, viewer),
 		cart: cartRepository(db, viewer),
 		orders: ordersRepository(db, viewer),
@@ -145,6 +148,7 @@ export function adminRepositoriesFor(viewer: AdminViewer, db: Db = getDb(), stor
 		...userRepositoriesFor(viewer, db),
 		uploads: repositoriesFor(viewer, db, storage).uploads,
 		audit: auditRepository(db, viewer),
+		identity: storeIdentityRepository(db, viewer),
 		products: adminProductsRepository(db, viewer),
 		collections: adminCollectionsRepository(db, viewer),
 		shipping: adminShippingRepository(db, viewer),

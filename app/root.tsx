@@ -6,6 +6,7 @@ import { MAX_SEARCH_LENGTH } from './catalog/search-terms'
 import { repositoriesFor } from './repositories.server'
 import { formRefusalMiddleware } from './security/rate-limit/refusal.server'
 import { isAdmin } from './data/viewer'
+import { POLICY_TITLES, isPolicyKind } from './store/identity'
 import stylesheet from './ui/app.css?url'
 import { FlashNotice } from './ui/flash'
 import { flashMiddleware, readFlash } from './ui/flash.server'
@@ -24,6 +25,9 @@ export async function loader(args: Route.LoaderArgs) {
 	const [store, cartCount] = await Promise.all([repositories.store.profile(), repositories.cart.itemCount()])
 	return {
 		storeName: store.name,
+		logo: store.logo,
+		accentColor: store.accentColor,
+		policies: store.policyKinds.filter(isPolicyKind).map((kind) => ({ kind, title: POLICY_TITLES[kind] })),
 		money: { currency: store.currency, locale: store.locale },
 		cartCount,
 		flash: readFlash(args.context),
@@ -41,11 +45,23 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				<Meta />
 				<Links />
+				{/* [R120] The accent colour: a stylesheet of the store's own origin, after the main one so it wins. */}
+				{root?.accentColor ? <link rel="stylesheet" href={`/theme.css?v=${root.accentColor.slice(1)}`} /> : null}
 			</head>
 			<body>
 				<header className="site-header">
 					<Link to="/" className="brand">
-						{root?.storeName ?? 'Back to the store'}
+						{root?.logo ? (
+							<img
+								className="brand-logo"
+								src={`/media/${root.logo.key}`}
+								alt={root.storeName}
+								width={root.logo.width ?? undefined}
+								height={root.logo.height ?? undefined}
+							/>
+						) : (
+							(root?.storeName ?? 'Back to the store')
+						)}
 					</Link>
 					<Form method="get" action="/search" role="search" className="site-search">
 						<label htmlFor="site-search" className="visually-hidden">
@@ -64,6 +80,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				</main>
 				<footer className="site-footer">
 					<Link to="/newsletter">Newsletter</Link>
+					{root?.policies.map((policy) => (
+						<Link key={policy.kind} to={`/policies/${policy.kind}`}>
+							{policy.title}
+						</Link>
+					))}
 					<span>{root?.storeName}</span>
 				</footer>
 				<ScrollRestoration nonce={nonce} />

@@ -8,6 +8,8 @@ export default [
 	route('cart', 'routes/store/cart.tsx'),
 	route('checkout', 'routes/store/checkout.tsx'),
 	route('orders/:token', 'routes/store/order.tsx'),
+	route('policies/:kind', 'routes/store/policy.tsx'),
+	route('theme.css', 'routes/store/theme.ts'),
 	route('newsletter', 'routes/store/newsletter.tsx'),
 	route('newsletter/unsubscribe', 'routes/store/newsletter-unsubscribe.tsx'),
 	route('newsletter/confirm', 'routes/store/newsletter-confirm.tsx'),

@@ -5,7 +5,7 @@
  * built server), then checks that every Stable capability's proof tests passed in this run.
  * Ends with the names of failed tests and one line: "summary: N passed, N failed".
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { CAPABILITIES } from '../app/config/capabilities'
@@ -26,10 +26,54 @@ const REPORTS = resolve('tests/.tmp/reports')
 rmSync(REPORTS, { recursive: true, force: true })
 mkdirSync(REPORTS, { recursive: true })
 
+const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)}s`
+
 function step(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
 	console.log(`\n▶ ${title}`)
+	const since = Date.now()
 	const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+	console.log(`◀ ${title}: ${result.status === 0 ? 'ok' : 'failed'} in ${seconds(since)}`)
 	return result.status === 0
+}
+
+/** A command whose output is kept and printed in one piece when it ends (for steps that run side by side). */
+function quietly(command: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+	return new Promise((done) => {
+		const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+		let output = ''
+		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+		child.on('error', (error) => done({ ok: false, output: output + String(error) }))
+		child.on('close', (code) => done({ ok: code === 0, output }))
+	})
+}
+
+/**
+ * Steps that read the sources and write nothing the others read, started together: each is one
+ * process (mostly one core), so on two cores they finish in about the time of the longest rather
+ * than their sum. Each step's output is printed whole, in the order given, once all have ended.
+ */
+async function sideBySide(steps: Array<[name: string, commands: Array<[string, string[]]>]>) {
+	const since = Date.now()
+	const runs = steps.map(async ([name, commands]) => {
+		let output = ''
+		const started = Date.now()
+		for (const [command, args] of commands) {
+			output += `$ ${[command, ...args].join(' ')}\n`
+			const run = await quietly(command, args)
+			output += run.output
+			if (!run.ok) return { name, ok: false, output, took: seconds(started) }
+		}
+		return { name, ok: true, output, took: seconds(started) }
+	})
+	const ended = await Promise.all(runs)
+	for (const { name, ok, output, took } of ended) {
+		console.log(`\n▶ ${name}`)
+		process.stdout.write(output)
+		console.log(`◀ ${name}: ${ok ? 'ok' : 'failed'} in ${took}`)
+	}
+	console.log(`(${ended.map(({ name }) => name).join(', ')}: ${seconds(since)} side by side)`)
+	return ended.map(({ name, ok }): [string, boolean] => [name, ok])
 }
 
 function ensureChromium() {
@@ -67,10 +111,21 @@ const skipE2e = process.argv.includes('--skip-e2e')
 const results: Array<[string, boolean]> = []
 const npx = (args: string[], env?: NodeJS.ProcessEnv) => step(args.join(' '), 'npx', args, env)
 
-results.push(['typecheck', npx(['react-router', 'typegen']) && npx(['tsc'])])
-results.push(['lint', npx(['eslint', '.'])])
-results.push(['format', npx(['prettier', '--check', '.'])])
-results.push(['build', step('npm run build', 'npm', ['run', 'build'])])
+// Typegen writes only .react-router/ (which lint and format ignore), the build only build/ (likewise).
+results.push(
+	...(await sideBySide([
+		[
+			'typecheck',
+			[
+				['npx', ['react-router', 'typegen']],
+				['npx', ['tsc']],
+			],
+		],
+		['lint', [['npx', ['eslint', '.']]]],
+		['format', [['npx', ['prettier', '--check', '.']]]],
+		['build', [['npm', ['run', 'build']]]],
+	])),
+)
 const built = () => results.find(([name]) => name === 'build')?.[1] === true
 results.push(['vitest', npx(['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORTS}/vitest.json`])])
 // The fault suite: the production build while Redis, PostgreSQL, the process or the disk fail.

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './e2e/support/credentials.ts'
 import { freePort } from './helpers/http.ts'
-import { createTestDatabase, testDatabaseUrl } from './helpers/postgres.ts'
+import { migrateDatabase } from '../scripts/lib/migrate.ts'
+import { createStoreDatabase, createTestDatabase, testDatabaseUrl } from './helpers/postgres.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -37,8 +38,44 @@ process.env.E2E_DB_DIR ??= mkdtempSync(path.join(tmpdir(), 'store-e2e-'))
 // E2E_DATABASE=postgresql runs the database-backed specs against a fresh PostgreSQL
 // database (created here once, dropped in the global teardown) instead of SQLite.
 const engine = process.env.E2E_DATABASE === 'postgresql' ? 'postgresql' : 'sqlite'
-if (engine === 'postgresql') process.env.E2E_PG_DATABASE ??= (await createTestDatabase('store_e2e')).name
+// The migrations run once, into a template (dropped in the global teardown): the run's database and
+// each store process's own (tests/e2e/support/) are copies, so every init finds them applied.
+if (engine === 'postgresql' && !process.env.E2E_PG_TEMPLATE) {
+	const template = await createTestDatabase('store_e2e_template')
+	process.env.E2E_PG_TEMPLATE = template.name
+	migrateDatabase(template.url, { quiet: true })
+}
+if (engine === 'postgresql') process.env.E2E_PG_DATABASE ??= (await createStoreDatabase('store_e2e')).name
 const databaseUrl = engine === 'postgresql' ? testDatabaseUrl(process.env.E2E_PG_DATABASE ?? '') : `file:${path.join(process.env.E2E_DB_DIR, 'store.db')}`
+
+/**
+ * Chromium keeps the last --disable-features it is given, so this one repeats the list Playwright
+ * passes itself (playwright-core 1.65.1, chromiumSwitches; refresh it when Playwright is upgraded)
+ * and adds the omnibox's WebUI popups: Debian's Chromium starts two renderers for them with every
+ * browser window, so with every context a test opens, for an address bar nobody sees headless.
+ */
+const DISABLED_FEATURES = [
+	// Playwright's own.
+	'AvoidUnnecessaryBeforeUnloadCheckSync',
+	'DestroyProfileOnBrowserClose',
+	'HttpsUpgrades',
+	'HttpsFirstBalancedModeAutoEnable',
+	'LensOverlay',
+	'MediaRouter',
+	'PaintHolding',
+	'ThirdPartyStoragePartitioning',
+	'AvoidCorsURLLoaderRestartOnRedirect',
+	'TcpPortRandomizationWin',
+	'OptimizationHints',
+	'NetworkTimeServiceQuerying',
+	'AimEnabled',
+	'PreconnectToSearch',
+	'msForceBrowserSignIn',
+	'msEdgeUpdateLaunchServicesPreferredVersion',
+	// The omnibox popups.
+	'WebUIOmniboxPopup',
+	'WebUIOmniboxAimPopup',
+]
 
 const port = Number(process.env.E2E_PORT)
 const baseURL = `http://127.0.0.1:${port}`
@@ -66,7 +103,9 @@ export default defineConfig({
 					'saved-address.spec.ts',
 					'shipping.spec.ts',
 					'shipping-admin.spec.ts',
+					'store-identity.spec.ts',
 					'store-admin.spec.ts',
+					'variants.spec.ts',
 					'events.spec.ts',
 					'sso.spec.ts',
 					'sessions.spec.ts',
@@ -99,6 +138,7 @@ export default defineConfig({
 				'--disable-background-networking',
 				'--disable-component-update',
 				'--disable-sync',
+				`--disable-features=${DISABLED_FEATURES.join(',')}`,
 			],
 		},
 	},

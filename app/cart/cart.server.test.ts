@@ -25,7 +25,7 @@ describe.each(PROVIDERS)('the header’s cart count on %s [R2]', (provider) => {
 	it('counts what a returning guest holds', async () => {
 		const product = await createProduct(t.db, t.storeId, { stock: 10 })
 		const guest = { kind: 'guest' as const, storeId: t.storeId, guestId: randomUUID() }
-		await cartRepository(t.db, guest).add(product.id, 2)
+		await cartRepository(t.db, guest).add({ productId: product.id, quantity: 2 })
 		expect(await cartRepository(t.db, guest).itemCount()).toBe(2)
 	})
 })

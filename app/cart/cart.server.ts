@@ -4,6 +4,7 @@ import type { Viewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 
 import { MAX_LINE_QUANTITY, ORDER_LIMIT_MESSAGE, withinOrderLimit } from './limits'
+import { lineName } from '../catalog/variants'
 import type { StoreScope } from '../data/scope'
 
 export { MAX_LINE_QUANTITY }
@@ -31,7 +32,8 @@ export function forgetCartCount(viewer: Viewer) {
 const lineFields = {
 	id: true,
 	quantity: true,
-	product: { select: { id: true, slug: true, title: true, priceMinor: true, stock: true, status: true, imageKey: true } },
+	product: { select: { id: true, slug: true, title: true, status: true, imageKey: true } },
+	variant: { select: { id: true, title: true, priceMinor: true, stock: true } },
 } as const
 
 /**
@@ -57,13 +59,25 @@ export function cartRepository(db: Db, viewer: Viewer) {
 		}
 	}
 
-	const activeProduct = async (productId: string) => {
+	/**
+	 * The variant a shopper adds [R121]: one of this active Product's, in the viewer's Store. A
+	 * variant of another Product (or Store) is not found; a Product of several variants needs one
+	 * chosen, and one of a single variant takes it without.
+	 */
+	const activeVariant = async (productId: string, variantId: string | undefined) => {
 		const product = await db.product.findFirst({
 			where: { id: productId, storeId: viewer.storeId, status: 'active' },
-			select: { id: true, stock: true, title: true, priceMinor: true },
+			select: {
+				id: true,
+				title: true,
+				variants: { where: variantId ? { id: variantId } : {}, take: 2, select: { id: true, title: true, stock: true, priceMinor: true } },
+			},
 		})
 		if (!product) throw notFound('That product')
-		return product
+		const [variant, another] = product.variants
+		if (!variant) throw notFound('That variant')
+		if (another) throw new DomainError(400, `Choose which ${product.title} you want.`, 'variantId')
+		return { ...variant, productId: product.id, name: lineName(product.title, variant.title) }
 	}
 
 	const checkQuantity = (quantity: number, stock: number, title: string) => {
@@ -74,20 +88,26 @@ export function cartRepository(db: Db, viewer: Viewer) {
 	}
 
 	const pricedLines = (cartId: string) =>
-		db.cartLine.findMany({ where: { cartId }, select: { id: true, productId: true, quantity: true, product: { select: { priceMinor: true } } } })
+		db.cartLine.findMany({ where: { cartId }, select: { id: true, variantId: true, quantity: true, variant: { select: { priceMinor: true } } } })
 
 	// The whole cart, with this line at its new quantity, must stay an Order both engines can
 	// hold (docs/decisions/030); checkout checks again with the prices of that moment.
-	const checkOrderLimit = (lines: Awaited<ReturnType<typeof pricedLines>>, line: { productId: string; quantity: number; priceMinor: number }) => {
-		const others = lines.filter((other) => other.productId !== line.productId)
-		const subtotal = others.reduce((sum, other) => sum + other.product.priceMinor * other.quantity, line.priceMinor * line.quantity)
+	const checkOrderLimit = (lines: Awaited<ReturnType<typeof pricedLines>>, line: { variantId: string; quantity: number; priceMinor: number }) => {
+		const others = lines.filter((other) => other.variantId !== line.variantId)
+		const subtotal = others.reduce((sum, other) => sum + other.variant.priceMinor * other.quantity, line.priceMinor * line.quantity)
 		if (!withinOrderLimit(subtotal)) throw new DomainError(409, ORDER_LIMIT_MESSAGE, 'quantity')
 	}
 
 	const ownLine = async (lineId: string) => {
 		const line = await db.cartLine.findFirst({
 			where: { id: lineId, cart: cartWhere },
-			select: { id: true, cartId: true, productId: true, product: { select: { stock: true, title: true, status: true, priceMinor: true } } },
+			select: {
+				id: true,
+				cartId: true,
+				variantId: true,
+				product: { select: { title: true, status: true } },
+				variant: { select: { stock: true, title: true, priceMinor: true } },
+			},
 		})
 		if (!line) throw notFound('That cart line')
 		return line
@@ -100,8 +120,8 @@ export function cartRepository(db: Db, viewer: Viewer) {
 				select: { id: true, lines: { select: lineFields, orderBy: { createdAt: 'asc' } } },
 			})
 			const lines = (cart?.lines ?? []).map((line) => {
-				const available = line.product.status === 'active' && line.product.stock >= line.quantity
-				return { ...line, lineTotalMinor: line.product.priceMinor * line.quantity, available }
+				const available = line.product.status === 'active' && line.variant.stock >= line.quantity
+				return { ...line, lineTotalMinor: line.variant.priceMinor * line.quantity, available }
 			})
 			const subtotalMinor = lines.reduce((sum, line) => sum + line.lineTotalMinor, 0)
 			return { lines, subtotalMinor, itemCount: lines.reduce((sum, line) => sum + line.quantity, 0) }
@@ -116,25 +136,25 @@ export function cartRepository(db: Db, viewer: Viewer) {
 			})
 		},
 
-		async add(productId: string, quantity: number) {
-			const product = await activeProduct(productId)
+		async add({ productId, variantId, quantity }: { productId: string; variantId?: string; quantity: number }) {
+			const variant = await activeVariant(productId, variantId)
 			const cart = await ensureCart()
 			const lines = await pricedLines(cart.id)
-			const existing = lines.find((line) => line.productId === productId)
+			const existing = lines.find((line) => line.variantId === variant.id)
 			const total = (existing?.quantity ?? 0) + quantity
-			checkQuantity(total, product.stock, product.title)
-			checkOrderLimit(lines, { productId, quantity: total, priceMinor: product.priceMinor })
+			checkQuantity(total, variant.stock, variant.name)
+			checkOrderLimit(lines, { variantId: variant.id, quantity: total, priceMinor: variant.priceMinor })
 			if (existing) await db.cartLine.update({ where: { id: existing.id }, data: { quantity: total } })
-			else await db.cartLine.create({ data: { cartId: cart.id, productId, quantity } })
+			else await db.cartLine.create({ data: { cartId: cart.id, productId: variant.productId, variantId: variant.id, quantity } })
 			forgetCartCount(viewer)
-			return { title: product.title }
+			return { title: variant.name }
 		},
 
 		async update(lineId: string, quantity: number) {
 			const line = await ownLine(lineId)
 			if (line.product.status !== 'active') throw notFound('That product')
-			checkQuantity(quantity, line.product.stock, line.product.title)
-			checkOrderLimit(await pricedLines(line.cartId), { productId: line.productId, quantity, priceMinor: line.product.priceMinor })
+			checkQuantity(quantity, line.variant.stock, lineName(line.product.title, line.variant.title))
+			checkOrderLimit(await pricedLines(line.cartId), { variantId: line.variantId, quantity, priceMinor: line.variant.priceMinor })
 			await db.cartLine.update({ where: { id: line.id }, data: { quantity } })
 			forgetCartCount(viewer)
 		},
@@ -158,7 +178,10 @@ export async function mergeGuestCart({ db, storeId }: StoreScope, { guestId, use
 	await db.$transaction(async (tx) => {
 		const guestCart = await tx.cart.findFirst({
 			where: { storeId, guestId },
-			select: { id: true, lines: { select: { productId: true, quantity: true, product: { select: { stock: true, status: true } } } } },
+			select: {
+				id: true,
+				lines: { select: { productId: true, variantId: true, quantity: true, product: { select: { status: true } }, variant: { select: { stock: true } } } },
+			},
 		})
 		if (!guestCart) return
 		if (guestCart.lines.length > 0) {
@@ -168,14 +191,14 @@ export async function mergeGuestCart({ db, storeId }: StoreScope, { guestId, use
 			for (const line of guestCart.lines) {
 				if (line.product.status !== 'active') continue
 				const existing = await tx.cartLine.findUnique({
-					where: { cartId_productId: { cartId: userCart.id, productId: line.productId } },
+					where: { cartId_variantId: { cartId: userCart.id, variantId: line.variantId } },
 					select: { id: true, quantity: true },
 				})
-				const cap = Math.min(line.product.stock, MAX_LINE_QUANTITY)
+				const cap = Math.min(line.variant.stock, MAX_LINE_QUANTITY)
 				const quantity = Math.min((existing?.quantity ?? 0) + line.quantity, cap)
 				if (quantity <= 0) continue
 				if (existing) await tx.cartLine.update({ where: { id: existing.id }, data: { quantity } })
-				else await tx.cartLine.create({ data: { cartId: userCart.id, productId: line.productId, quantity } })
+				else await tx.cartLine.create({ data: { cartId: userCart.id, productId: line.productId, variantId: line.variantId, quantity } })
 			}
 		}
 		await tx.cart.delete({ where: { id: guestCart.id } })

@@ -4,6 +4,7 @@ import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '
 import { LIMIT_ERRORS, MAX_STOCK, MAX_UNIT_PRICE_MINOR } from '../cart/limits'
 import type { AdminViewer } from '../data/viewer'
 import { adminProductsRepository } from './admin-products.server'
+import { singleVariantInput } from '../../tests/helpers/commerce'
 
 describe.each(PROVIDERS)('product limits in the admin repository on %s', (provider) => {
 	let t: TestDatabase
@@ -16,44 +17,44 @@ describe.each(PROVIDERS)('product limits in the admin repository on %s', (provid
 	})
 	afterAll(() => t.db.$disconnect())
 
-	const input = (changes: Partial<{ priceMinor: number; stock: number }> = {}) => ({
-		title: 'Mug',
-		slug: `limit-${randomUUID().slice(0, 8)}`,
-		description: '',
-		priceMinor: 1200,
-		stock: 4,
-		status: 'active' as const,
-		imageKey: null,
-		...changes,
-	})
+	const input = (changes: Partial<{ priceMinor: number; stock: number }> = {}) =>
+		singleVariantInput({
+			title: 'Mug',
+			slug: `limit-${randomUUID().slice(0, 8)}`,
+			description: '',
+			priceMinor: 1200,
+			stock: 4,
+			status: 'active' as const,
+			imageKey: null,
+			...changes,
+		})
 
 	it('refuses a price or stock past the limits with a 400 on that field, for any caller, and writes nothing [R67]', async () => {
 		const products = adminProductsRepository(t.db, admin)
 		const refused: Array<[Partial<{ priceMinor: number; stock: number }>, string]> = [
-			[{ priceMinor: 999_999_999 }, 'price'],
-			[{ priceMinor: MAX_UNIT_PRICE_MINOR + 1 }, 'price'],
-			[{ priceMinor: -1 }, 'price'],
-			[{ priceMinor: 12.5 }, 'price'],
-			[{ priceMinor: Number.NaN }, 'price'],
-			[{ stock: MAX_STOCK + 1 }, 'stock'],
-			[{ stock: -1 }, 'stock'],
+			[{ priceMinor: 999_999_999 }, 'variant.0.price'],
+			[{ priceMinor: MAX_UNIT_PRICE_MINOR + 1 }, 'variant.0.price'],
+			[{ priceMinor: -1 }, 'variant.0.price'],
+			[{ priceMinor: 12.5 }, 'variant.0.price'],
+			[{ priceMinor: Number.NaN }, 'variant.0.price'],
+			[{ stock: MAX_STOCK + 1 }, 'variant.0.stock'],
+			[{ stock: -1 }, 'variant.0.stock'],
 		]
 		for (const [changes, field] of refused) {
 			const attempt = input(changes)
 			await expect(products.create(attempt), JSON.stringify(changes)).rejects.toMatchObject({
 				status: 400,
 				field,
-				message: LIMIT_ERRORS[field as 'price' | 'stock'],
+				message: LIMIT_ERRORS[field.endsWith('price') ? 'price' : 'stock'],
 			})
 			expect(await t.db.product.count({ where: { storeId: t.storeId, slug: attempt.slug } })).toBe(0)
 		}
 
 		const kept = await products.create(input({ priceMinor: MAX_UNIT_PRICE_MINOR, stock: MAX_STOCK }))
-		await expect(products.update(kept.id, input({ priceMinor: 999_999_999 }))).rejects.toMatchObject({ status: 400, field: 'price' })
-		expect(await t.db.product.findUniqueOrThrow({ where: { id: kept.id }, select: { priceMinor: true, stock: true } })).toEqual({
-			priceMinor: MAX_UNIT_PRICE_MINOR,
-			stock: MAX_STOCK,
-		})
+		await expect(products.update(kept.id, input({ priceMinor: 999_999_999 }))).rejects.toMatchObject({ status: 400, field: 'variant.0.price' })
+		expect(await t.db.productVariant.findMany({ where: { productId: kept.id }, select: { priceMinor: true, stock: true } })).toEqual([
+			{ priceMinor: MAX_UNIT_PRICE_MINOR, stock: MAX_STOCK },
+		])
 		expect(await t.db.auditEntry.count({ where: { targetId: kept.id } })).toBe(1)
 	})
 })

@@ -5,19 +5,27 @@ import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { forgetCatalog, type ProductStatus } from './catalog.server'
 import { isUniqueViolation } from '../data/unique-violation'
+import { lineName, lowestPrice, readOptionList, totalStock, variantProblems, variantRow, variantTitle, type VariantInput } from './variants'
 
 export type ProductInput = {
 	title: string
 	slug: string
 	description: string
-	priceMinor: number
-	stock: number
 	status: ProductStatus
 	/** Makes this upload the main image (first in the gallery); null or absent leaves the gallery as it is. */
 	imageKey?: string | null
+	/** The names of its options in order ([] for a Product sold as one variant) [R121]. */
+	optionNames: string[]
+	/** Every variant it is to have: existing ones by id, new ones without; any other is deleted. */
+	variants: VariantInput[]
 }
 
 export const ADMIN_PAGE_SIZE = 20
+
+/** A Product's variants in the order Store Admin gave them. */
+export const VARIANT_ORDER: Array<{ position: 'asc' } | { createdAt: 'asc' }> = [{ position: 'asc' }, { createdAt: 'asc' }]
+
+const variantFields = { id: true, optionValues: true, title: true, sku: true, priceMinor: true, stock: true, imageKey: true } as const
 
 const adminFields = {
 	id: true,
@@ -25,17 +33,53 @@ const adminFields = {
 	title: true,
 	description: true,
 	priceMinor: true,
-	stock: true,
+	optionNames: true,
 	status: true,
 	imageKey: true,
 	updatedAt: true,
+	variants: { orderBy: VARIANT_ORDER, select: variantFields },
 } as const
 
-/** The form checks these too; the repository holds the line for every other caller (docs/decisions/030). */
-function checkLimits(input: ProductInput) {
+/** A product as Store Admin reads it: options as a list, and the stock of all its variants. */
+type Stored = { optionNames: string; variants: Array<{ optionValues: string; stock: number }> }
+type Shown<P extends Stored> = Omit<P, 'optionNames' | 'variants'> & {
+	optionNames: string[]
+	stock: number
+	variants: Array<Omit<P['variants'][number], 'optionValues'> & { optionValues: string[] }>
+}
+function shown<P extends Stored>(product: P): Shown<P> {
+	const { optionNames, variants, ...rest } = product
+	return {
+		...rest,
+		optionNames: readOptionList(optionNames),
+		stock: totalStock(variants),
+		variants: variants.map(({ optionValues, ...variant }) => ({ ...variant, optionValues: readOptionList(optionValues) })) as Shown<P>['variants'],
+	}
+}
+
+/**
+ * The form checks these too; the repository holds the line for every other caller
+ * (docs/decisions/030): prices and stock within both engines' limits, never negative, and the
+ * options and variants as the rules of app/catalog/variants.ts want them [R121].
+ */
+function checkVariants(input: ProductInput) {
 	const within = (value: number, max: number) => Number.isSafeInteger(value) && value >= 0 && value <= max
-	if (!within(input.priceMinor, MAX_UNIT_PRICE_MINOR)) throw new DomainError(400, LIMIT_ERRORS.price, 'price')
-	if (!within(input.stock, MAX_STOCK)) throw new DomainError(400, LIMIT_ERRORS.stock, 'stock')
+	for (const [index, variant] of input.variants.entries()) {
+		if (!within(variant.priceMinor, MAX_UNIT_PRICE_MINOR)) throw new DomainError(400, LIMIT_ERRORS.price, `variant.${index}.price`)
+		if (!within(variant.stock, MAX_STOCK)) throw new DomainError(400, LIMIT_ERRORS.stock, `variant.${index}.stock`)
+	}
+	const problems = Object.entries(variantProblems(input.optionNames, input.variants))
+	if (problems.length > 0) {
+		const [field, message] = problems[0]!
+		throw new DomainError(400, message, field)
+	}
+}
+
+/** Which unique key a refused write hit: a slug or a SKU another product already has. */
+function duplicateOf(error: unknown) {
+	if (isUniqueViolation(error, 'sku')) return new DomainError(409, 'Another product already has one of these SKUs.', 'variants')
+	if (isUniqueViolation(error)) return new DomainError(409, 'Another product already uses this slug.', 'slug')
+	return error
 }
 
 /**
@@ -69,8 +113,37 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 	const own = async (id: string) => {
 		const product = await db.product.findFirst({ where: { id, storeId }, select: adminFields })
 		if (!product) throw notFound('That product')
-		return product
+		return shown(product)
 	}
+
+	/**
+	 * Writes the variants of `productId` to be exactly `input.variants` (the caller writes the
+	 * Product's options and "from" price with its own row). An id that is not one of this Product's
+	 * variants (another Product's, another Store's, made up) is refused, and an image must be in
+	 * its gallery.
+	 */
+	const writeVariants = async (tx: Pick<Db, 'productVariant' | 'productImage'>, productId: string, input: ProductInput) => {
+		const existing = new Set((await tx.productVariant.findMany({ where: { productId, storeId }, select: { id: true } })).map((row) => row.id))
+		for (const [index, variant] of input.variants.entries()) {
+			if (variant.id !== undefined && !existing.has(variant.id))
+				throw new DomainError(400, `Variant ${index + 1} is not one of this product’s variants.`, 'variants')
+		}
+		const imageKeys = [...new Set(input.variants.flatMap((variant) => (variant.imageKey ? [variant.imageKey] : [])))]
+		if (imageKeys.length > 0) {
+			const gallery = await tx.productImage.count({ where: { productId, storeId, key: { in: imageKeys } } })
+			if (gallery !== imageKeys.length) throw new DomainError(400, 'Choose a variant’s image from this product’s images.', 'variants')
+		}
+		const kept = input.variants.flatMap((variant) => (variant.id ? [variant.id] : []))
+		await tx.productVariant.deleteMany({ where: { productId, storeId, id: { notIn: kept } } })
+		for (const [position, { id, ...variant }] of input.variants.entries()) {
+			const data = variantRow(variant, position)
+			if (id) await tx.productVariant.update({ where: { id }, data })
+			else await tx.productVariant.create({ data: { ...data, storeId, productId } })
+		}
+	}
+
+	/** What the Product's own row keeps of its variants: the option names and the lowest price. */
+	const summary = ({ optionNames, variants }: ProductInput) => ({ optionNames: JSON.stringify(optionNames), priceMinor: lowestPrice(variants) })
 
 	return {
 		async page({ page = 1, query = '', status }: { page?: number; query?: string; status?: ProductStatus }) {
@@ -89,17 +162,23 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 				}),
 				db.product.count({ where }),
 			])
-			return { products, total, page, pages: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
+			return { products: products.map(shown), total, page, pages: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
 		},
 
 		get: own,
 
-		async create({ imageKey, ...input }: ProductInput) {
-			checkLimits(input)
+		async create(input: ProductInput) {
+			const { imageKey, optionNames: _names, variants, ...fields } = input
+			checkVariants(input)
+			// A new product has no gallery yet: its variants' images are chosen once it has one.
+			if (variants.some((variant) => variant.id !== undefined || variant.imageKey !== null))
+				throw new DomainError(400, 'A new product’s variants have no id or image yet.', 'variants')
 			await checkImage(imageKey ?? null)
 			try {
 				const created = await db.$transaction(async (tx) => {
-					const product = await tx.product.create({ data: { ...input, storeId }, select: { id: true } })
+					// Its variants are all new (no ids, no images yet, checked above): created with it.
+					const rows = variants.map((variant, position) => ({ ...variantRow(variant, position), storeId }))
+					const product = await tx.product.create({ data: { ...fields, ...summary(input), storeId, variants: { create: rows } }, select: { id: true } })
 					if (imageKey) await putFirst(tx, product.id, imageKey)
 					await auditEntry(tx, admin, {
 						action: 'product.create',
@@ -112,30 +191,38 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 				forgetCatalog()
 				return created
 			} catch (error) {
-				if (isUniqueViolation(error)) throw new DomainError(409, 'Another product already uses this slug.', 'slug')
-				throw error
+				throw duplicateOf(error)
 			}
 		},
 
-		async update(id: string, { imageKey, ...input }: ProductInput) {
-			checkLimits(input)
+		async update(id: string, input: ProductInput) {
+			const { imageKey, optionNames, variants, ...fields } = input
+			checkVariants(input)
 			const before = await own(id)
 			await checkImage(imageKey ?? null)
 			try {
 				await db.$transaction(async (tx) => {
-					await tx.product.update({ where: { id: before.id }, data: input })
+					await writeVariants(tx, before.id, input)
+					await tx.product.update({ where: { id: before.id }, data: { ...fields, ...summary(input) } })
 					if (imageKey) await putFirst(tx, before.id, imageKey)
+					const variantsBefore = before.variants.map(({ id: _id, ...variant }) => variant)
+					const variantsAfter = variants.map(({ id: _id, ...variant }) => variant)
 					await auditEntry(tx, admin, {
 						action: 'product.update',
 						targetType: 'product',
 						targetId: id,
-						detail: changes(before, { ...input, ...(imageKey ? { imageKey } : {}) }),
+						detail: {
+							...changes(before, { ...fields, ...(imageKey ? { imageKey } : {}) }),
+							...(JSON.stringify(optionNames) !== JSON.stringify(before.optionNames) ? { optionNames } : {}),
+							...(JSON.stringify(variantsAfter) !== JSON.stringify(variantsBefore)
+								? { variants: variants.map((variant) => `${variantTitle(variant.optionValues) || 'default'}: ${variant.priceMinor} × ${variant.stock}`) }
+								: {}),
+						},
 					})
 				})
 				forgetCatalog()
 			} catch (error) {
-				if (isUniqueViolation(error)) throw new DomainError(409, 'Another product already uses this slug.', 'slug')
-				throw error
+				throw duplicateOf(error)
 			}
 		},
 
@@ -165,13 +252,23 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 			forgetCatalog()
 		},
 
-		/** [R114] Active products at or under `threshold` units, fewest first, and how many there are. */
+		/** [R114] Variants of active products at or under `threshold` units, fewest first, and how many there are. */
 		async lowStock(threshold: number, take = 10) {
-			const where = { storeId, status: 'active', stock: { lte: threshold } }
-			const [products, count] = await Promise.all([
-				db.product.findMany({ where, orderBy: [{ stock: 'asc' }, { title: 'asc' }], take, select: { id: true, title: true, stock: true } }),
-				db.product.count({ where }),
+			const where = { storeId, stock: { lte: threshold }, product: { status: 'active' } }
+			const [variants, count] = await Promise.all([
+				db.productVariant.findMany({
+					where,
+					orderBy: [{ stock: 'asc' }, { product: { title: 'asc' } }, { position: 'asc' }],
+					take,
+					select: { stock: true, title: true, product: { select: { id: true, title: true } } },
+				}),
+				db.productVariant.count({ where }),
 			])
+			const products = variants.map((variant) => ({
+				id: variant.product.id,
+				title: lineName(variant.product.title, variant.title),
+				stock: variant.stock,
+			}))
 			return { products, count }
 		},
 

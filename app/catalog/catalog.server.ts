@@ -4,18 +4,43 @@ import { onSignal } from '../data/signals.server'
 import type { Viewer } from '../data/viewer'
 import { searchProductIds } from './search.server'
 import { type CatalogSort, type SearchSort } from './sort'
+import { readOptionList, totalStock } from './variants'
 
 export { PRODUCT_STATUSES, type ProductStatus } from './status'
 
 export const CATALOG_PAGE_SIZE = 12
 
 /** What a shopper sees of a Product: never drafts, never archived ones, never another Store's. */
-const shopperFields = { id: true, slug: true, title: true, description: true, priceMinor: true, stock: true, imageKey: true } as const
+const shopperFields = {
+	id: true,
+	slug: true,
+	title: true,
+	description: true,
+	priceMinor: true,
+	imageKey: true,
+	variants: { select: { priceMinor: true, stock: true } },
+} as const
 
-type ShopperProduct = { id: string; slug: string; title: string; description: string; priceMinor: number; stock: number; imageKey: string | null }
+type StoredProduct = {
+	id: string
+	slug: string
+	title: string
+	description: string
+	priceMinor: number
+	imageKey: string | null
+	variants: Array<{ priceMinor: number; stock: number }>
+}
+/** A card: the lowest price ("from" when variants differ) and the stock of every variant together. */
+type ShopperProduct = Omit<StoredProduct, 'variants'> & { stock: number; priceVaries: boolean }
 type CatalogPage = { products: ShopperProduct[]; total: number; page: number; pages: number }
 type GalleryImage = { key: string; width: number | null; height: number | null }
-type ShopperProductPage = ShopperProduct & { images: GalleryImage[] }
+/** [R121] What a shopper chooses from: each variant's name, price, stock and image; SKUs stay in Store Admin. */
+type ShopperVariant = { id: string; title: string; optionValues: string[]; priceMinor: number; stock: number; imageKey: string | null }
+type ShopperProductPage = ShopperProduct & { images: GalleryImage[]; optionNames: string[]; variants: ShopperVariant[] }
+
+function card({ variants, ...product }: StoredProduct): ShopperProduct {
+	return { ...product, stock: totalStock(variants), priceVaries: variants.some((variant) => variant.priceMinor !== product.priceMinor) }
+}
 type CollectionLink = { slug: string; title: string }
 type CollectionPage = CatalogPage & { collection: CollectionLink & { description: string } }
 
@@ -35,9 +60,17 @@ const pagesOf = (total: number) => Math.max(1, Math.ceil(total / CATALOG_PAGE_SI
  */
 const shopperCatalog = sharedCache<CatalogPage | ShopperProductPage | CollectionLink[] | CollectionPage | null>({ topic: 'catalog', ttlMs: 30_000, max: 500 })
 
+/**
+ * Search results, on the same terms (forgotten with the catalog), in a cache of their own: a
+ * question is anyone's to invent, so a crawler trying thousands of them pushes out other
+ * questions, never a product or collection page.
+ */
+const searchResults = sharedCache<CatalogPage>({ topic: 'catalog-search', ttlMs: 30_000, max: 256 })
+
 /** After any committed write to a Product of this runtime's Store. */
 export function forgetCatalog() {
 	shopperCatalog.forgetAll()
+	searchResults.forgetAll()
 }
 // Stock changed by an Order (checkout, a cancel) is announced, not imported from here.
 onSignal('catalog-changed', forgetCatalog)
@@ -73,27 +106,49 @@ export function catalogRepository(db: Db, viewer: Viewer) {
 		 * [R110] Active Products with every word of `terms` in their title or description.
 		 * Not cached: the questions are anyone's to invent.
 		 */
-		async search({ terms, sort = 'relevance', page = 1 }: { terms: readonly string[]; sort?: SearchSort; page?: number }): Promise<CatalogPage> {
-			const skip = (page - 1) * CATALOG_PAGE_SIZE
-			const { ids, total } = await searchProductIds(db, viewer, { terms, sort, skip, take: CATALOG_PAGE_SIZE })
-			const found = ids.length === 0 ? [] : await db.product.findMany({ where: { ...visible, id: { in: ids } }, select: shopperFields })
-			const byId = new Map(found.map((product) => [product.id, product]))
-			const products = ids.flatMap((id) => byId.get(id) ?? [])
-			return { products, total, page, pages: pagesOf(total) }
+		/** The same for every shopper of the Store: kept like the other catalog pages, forgotten on every write. */
+		search({ terms, sort = 'relevance', page = 1 }: { terms: readonly string[]; sort?: SearchSort; page?: number }): Promise<CatalogPage> {
+			return searchResults.get(`${viewer.storeId}\u0000${sort}\u0000${page}\u0000${terms.join(' ')}`, async () => {
+				const skip = (page - 1) * CATALOG_PAGE_SIZE
+				const { ids, total } = await searchProductIds(db, viewer, { terms, sort, skip, take: CATALOG_PAGE_SIZE })
+				const found = ids.length === 0 ? [] : await db.product.findMany({ where: { ...visible, id: { in: ids } }, select: shopperFields })
+				const byId = new Map(found.map((product) => [product.id, card(product)]))
+				const products = ids.flatMap((id) => byId.get(id) ?? [])
+				return { products, total, page, pages: pagesOf(total) }
+			})
 		},
 
 		/** Kept only when found: unknown slugs are anyone's to invent and would crowd the cache. */
 		bySlug(slug: string) {
 			return shopperCatalog.get(
 				`${viewer.storeId}\u0000slug\u0000${slug}`,
-				() =>
-					db.product.findFirst({
-						where: { ...visible, slug },
-						select: { ...shopperFields, images: { orderBy: [{ position: 'asc' }, { key: 'asc' }], select: { key: true, width: true, height: true } } },
-					}),
+				() => readProduct(slug),
 				(product) => product !== null,
 			) as Promise<ShopperProductPage | null>
 		},
+	}
+
+	async function readProduct(slug: string): Promise<ShopperProductPage | null> {
+		const product = await db.product.findFirst({
+			where: { ...visible, slug },
+			select: {
+				...shopperFields,
+				optionNames: true,
+				images: { orderBy: [{ position: 'asc' }, { key: 'asc' }], select: { key: true, width: true, height: true } },
+				variants: {
+					orderBy: [{ position: 'asc' }, { createdAt: 'asc' }],
+					select: { id: true, title: true, optionValues: true, priceMinor: true, stock: true, imageKey: true },
+				},
+			},
+		})
+		if (!product) return null
+		const { optionNames, images, ...rest } = product
+		return {
+			...card(rest),
+			images,
+			optionNames: readOptionList(optionNames),
+			variants: product.variants.map((variant) => ({ ...variant, optionValues: readOptionList(variant.optionValues) })),
+		}
 	}
 
 	async function readCollection(slug: string, page: number): Promise<CollectionPage | null> {
@@ -114,7 +169,7 @@ export function catalogRepository(db: Db, viewer: Viewer) {
 			db.collectionProduct.count({ where }),
 		])
 		const { id: _id, ...shown } = collection
-		return { collection: shown, products: members.map((member) => member.product), total, page, pages: pagesOf(total) }
+		return { collection: shown, products: members.map((member) => card(member.product)), total, page, pages: pagesOf(total) }
 	}
 
 	async function readPage(page: number, sort: CatalogSort): Promise<CatalogPage> {
@@ -128,6 +183,6 @@ export function catalogRepository(db: Db, viewer: Viewer) {
 			}),
 			db.product.count({ where: visible }),
 		])
-		return { products, total, page, pages: pagesOf(total) }
+		return { products: products.map(card), total, page, pages: pagesOf(total) }
 	}
 }

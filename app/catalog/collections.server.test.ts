@@ -35,7 +35,18 @@ describe.each(PROVIDERS)('collections on %s', (provider) => {
 
 	const slug = (label: string) => `${label}-${randomUUID().slice(0, 8)}`
 	const product = (title: string, data: { status?: string; storeId?: string } = {}) =>
-		t.db.product.create({ data: { storeId: t.storeId, slug: slug('p'), title, priceMinor: 500, stock: 2, status: 'active', ...data }, select: { id: true } })
+		t.db.product.create({
+			data: {
+				storeId: t.storeId,
+				slug: slug('p'),
+				title,
+				priceMinor: 500,
+				status: 'active',
+				variants: { create: { storeId: t.storeId, priceMinor: 500, stock: 2 } },
+				...data,
+			},
+			select: { id: true },
+		})
 	const collections = () => adminCollectionsRepository(t.db, admin)
 	const shown = async (collectionSlug: string) => (await catalogRepository(t.db, shopper).collection(collectionSlug))?.products.map((p) => p.title) ?? null
 

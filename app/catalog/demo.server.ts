@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { forgetCatalog } from './catalog.server'
+import { lowestPrice, variantRow } from './variants'
 import type { StoreScope } from '../data/scope'
 
 /**
@@ -20,14 +21,59 @@ const DEMO_IMAGE_SIZE = 800
  * `npm run init -- --demo`: a handful of Products so a new store has something to sell.
  * Idempotent (by slug); never run by default.
  */
-export const DEMO_PRODUCTS = [
-	{ slug: 'canvas-tote', title: 'Canvas tote bag', description: 'Heavy cotton canvas, long handles, an inside pocket.', priceMinor: 2400, stock: 40 },
-	{ slug: 'enamel-mug', title: 'Enamel camp mug', description: 'Speckled blue enamel, 350 ml. Dishwasher safe.', priceMinor: 1600, stock: 25 },
-	{ slug: 'linen-napkins', title: 'Linen napkins (set of 4)', description: 'Stonewashed linen in oat. 45 × 45 cm.', priceMinor: 3200, stock: 15 },
-	{ slug: 'beeswax-candle', title: 'Beeswax pillar candle', description: 'Pure beeswax, about 40 hours of burn time.', priceMinor: 1800, stock: 30 },
-	{ slug: 'field-notebook', title: 'Field notebook', description: 'A6, 96 dot-grid pages, recycled paper.', priceMinor: 900, stock: 60 },
-	{ slug: 'wool-socks', title: 'Merino wool socks', description: 'Warm, soft, made to last. One size (EU 38–44).', priceMinor: 2200, stock: 3 },
-] as const
+type DemoVariant = { optionValues: readonly string[]; sku: string; priceMinor: number; stock: number }
+type DemoProduct = { slug: string; title: string; description: string; optionNames: readonly string[]; variants: readonly DemoVariant[] }
+
+const one = (sku: string, priceMinor: number, stock: number) => [{ optionValues: [], sku, priceMinor, stock }]
+
+export const DEMO_PRODUCTS: readonly DemoProduct[] = [
+	{
+		slug: 'canvas-tote',
+		title: 'Canvas tote bag',
+		description: 'Heavy cotton canvas, long handles, an inside pocket.',
+		optionNames: [],
+		variants: one('TOTE', 2400, 40),
+	},
+	{
+		slug: 'enamel-mug',
+		title: 'Enamel camp mug',
+		description: 'Speckled blue enamel, 350 ml. Dishwasher safe.',
+		optionNames: [],
+		variants: one('MUG-350', 1600, 25),
+	},
+	{
+		slug: 'linen-napkins',
+		title: 'Linen napkins (set of 4)',
+		description: 'Stonewashed linen in oat. 45 × 45 cm.',
+		optionNames: [],
+		variants: one('NAPKIN-4', 3200, 15),
+	},
+	{
+		slug: 'beeswax-candle',
+		title: 'Beeswax pillar candle',
+		description: 'Pure beeswax, about 40 hours of burn time.',
+		optionNames: [],
+		variants: one('CANDLE-P', 1800, 30),
+	},
+	{
+		slug: 'field-notebook',
+		title: 'Field notebook',
+		description: 'A6, 96 dot-grid pages, recycled paper.',
+		optionNames: [],
+		variants: one('NOTE-A6', 900, 60),
+	},
+	{
+		slug: 'wool-socks',
+		title: 'Merino wool socks',
+		description: 'Warm, soft, made to last. S fits EU 35–38, M EU 39–42, L EU 43–46.',
+		optionNames: ['Size'],
+		variants: [
+			{ optionValues: ['S'], sku: 'SOCK-S', priceMinor: 2200, stock: 2 },
+			{ optionValues: ['M'], sku: 'SOCK-M', priceMinor: 2200, stock: 3 },
+			{ optionValues: ['L'], sku: 'SOCK-L', priceMinor: 2400, stock: 0 },
+		],
+	},
+]
 
 export async function seedDemoProducts(scope: StoreScope, images?: DemoImageSink) {
 	const { db, storeId } = scope
@@ -38,7 +84,21 @@ export async function seedDemoProducts(scope: StoreScope, images?: DemoImageSink
 		// A storage that cannot be written (a bucket not there yet) costs the demo its pictures, not the set-up.
 		const image = images ? await storeDemoImage(scope, images, product.slug).catch((error: unknown) => images.failed(product.slug, error)) : null
 		await db.$transaction(async (tx) => {
-			const { id } = await tx.product.create({ data: { ...product, storeId, status: 'active', imageKey: image?.key ?? null }, select: { id: true } })
+			const { optionNames, variants, ...fields } = product
+			const { id } = await tx.product.create({
+				data: {
+					...fields,
+					storeId,
+					status: 'active',
+					imageKey: image?.key ?? null,
+					optionNames: JSON.stringify(optionNames),
+					priceMinor: lowestPrice(variants),
+					variants: {
+						create: variants.map((variant, position) => ({ ...variantRow(variant, position), storeId })),
+					},
+				},
+				select: { id: true },
+			})
 			if (image)
 				await tx.productImage.create({ data: { storeId, productId: id, key: image.key, position: 0, width: DEMO_IMAGE_SIZE, height: DEMO_IMAGE_SIZE } })
 		})

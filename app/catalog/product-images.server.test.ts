@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
 import type { AdminViewer } from '../data/viewer'
 import { adminProductsRepository } from './admin-products.server'
+import { singleVariantInput } from '../../tests/helpers/commerce'
 import { catalogRepository } from './catalog.server'
 import { MAX_PRODUCT_IMAGES, productImagesRepository } from './product-images.server'
 
@@ -29,7 +30,14 @@ describe.each(PROVIDERS)('product galleries on %s', (provider) => {
 	}
 	const product = (storeId = t.storeId) =>
 		t.db.product.create({
-			data: { storeId, slug: `g-${randomUUID()}`, title: 'Lamp', priceMinor: 100, stock: 1, status: 'active' },
+			data: {
+				storeId,
+				slug: `g-${randomUUID()}`,
+				title: 'Lamp',
+				priceMinor: 100,
+				status: 'active',
+				variants: { create: { storeId, priceMinor: 100, stock: 1 } },
+			},
 			select: { id: true, slug: true },
 		})
 	const gallery = () => productImagesRepository(t.db, admin)
@@ -91,7 +99,7 @@ describe.each(PROVIDERS)('product galleries on %s', (provider) => {
 	it('makes an upload named by the product form the main image, first in the gallery [R112]', async () => {
 		const [a, b] = [await upload(), await upload()]
 		const products = adminProductsRepository(t.db, admin)
-		const input = { title: 'Vase', slug: `v-${randomUUID()}`, description: '', priceMinor: 100, stock: 1, status: 'active' as const }
+		const input = singleVariantInput({ title: 'Vase', slug: `v-${randomUUID()}`, description: '', priceMinor: 100, stock: 1, status: 'active' as const })
 		const created = await products.create({ ...input, imageKey: a.key })
 		expect(await state(created.id)).toEqual({ keys: [a.key], main: a.key })
 		await products.update(created.id, { ...input, imageKey: b.key })

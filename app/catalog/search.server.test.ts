@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/helpers/databases'
-import type { Viewer } from '../data/viewer'
-import { catalogRepository } from './catalog.server'
+import { singleVariantInput } from '../../tests/helpers/commerce'
+import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import type { AdminViewer, Viewer } from '../data/viewer'
+import { adminProductsRepository } from './admin-products.server'
+import { catalogRepository, forgetCatalog } from './catalog.server'
 import { MAX_SEARCH_LENGTH, searchTerms } from './search-terms'
 
 /** A word no other test's product holds, so each test sees only its own products. */
@@ -41,7 +43,14 @@ describe.each(PROVIDERS)('catalog search on %s', (provider) => {
 
 	const add = (data: { title: string; description?: string; priceMinor?: number; status?: string; storeId?: string; createdAt?: Date }) =>
 		t.db.product.create({
-			data: { storeId: t.storeId, slug: `s-${randomUUID()}`, priceMinor: 1000, stock: 3, status: 'active', ...data },
+			data: {
+				storeId: t.storeId,
+				slug: `s-${randomUUID()}`,
+				priceMinor: 1000,
+				status: 'active',
+				...data,
+				variants: { create: { storeId: data.storeId ?? t.storeId, priceMinor: data.priceMinor ?? 1000, stock: 3 } },
+			},
 			select: { id: true, title: true },
 		})
 	const titles = async (terms: string[], options: { sort?: 'relevance' | 'newest' | 'price-asc' | 'price-desc' | 'name'; page?: number } = {}) =>
@@ -81,11 +90,44 @@ describe.each(PROVIDERS)('catalog search on %s', (provider) => {
 		const [before, after] = [word(), word()]
 		const product = await add({ title: `${before} lamp` })
 		expect(await titles([before])).toEqual([`${before} lamp`])
+		// Written here past the repositories, so this test forgets the answers kept, as every
+		// committed write of a Product does (the next test proves an admin's edit does it).
 		await t.db.product.update({ where: { id: product.id }, data: { title: `${after} lamp`, description: 'brass' } })
+		forgetCatalog()
 		expect(await titles([before])).toEqual([])
 		expect(await titles([after, 'brass'])).toEqual([`${after} lamp`])
 		await t.db.product.delete({ where: { id: product.id } })
+		forgetCatalog()
 		expect(await titles([after])).toEqual([])
+	})
+
+	it("keeps an answer for every shopper alike until an admin's edit, which the next search follows [R110]", async () => {
+		const [before, after] = [word(), word()]
+		const product = await add({ title: `${before} vase` })
+		expect(await titles([before])).toEqual([`${before} vase`])
+		// Kept: another shopper gets the same answer without the index being asked again.
+		const other: Viewer = { kind: 'guest', storeId: t.storeId, guestId: randomUUID() }
+		await t.db.product.update({ where: { id: product.id }, data: { title: `${after} vase` } })
+		expect((await catalogRepository(t.db, other).search({ terms: [before] })).products.map((found) => found.title)).toEqual([`${before} vase`])
+		forgetCatalog()
+		// An admin's edit forgets it once committed.
+		const me = await signUpCustomer(t.auth)
+		const admin: AdminViewer = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+		expect(await titles([after])).toEqual([`${after} vase`])
+		await adminProductsRepository(t.db, admin).update(
+			product.id,
+			singleVariantInput({
+				title: `${before} vase again`,
+				slug: `s-${randomUUID()}`,
+				description: '',
+				priceMinor: 1000,
+				stock: 3,
+				status: 'active' as const,
+				imageKey: null,
+			}),
+		)
+		expect(await titles([after])).toEqual([])
+		expect(await titles([before])).toEqual([`${before} vase again`])
 	})
 
 	it('sorts by price, name and newest, and pages with a total [R110]', async () => {

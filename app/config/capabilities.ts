@@ -74,7 +74,14 @@ export const CAPABILITIES: readonly Capability[] = [
 			),
 		],
 	},
-	{ id: 'store-profile', title: 'Store profile', rules: ['R5'], maturity: 'experimental', offered: true, proof: [] },
+	{
+		id: 'store-profile',
+		title: 'Store profile and look (name, currency, logo, accent colour, policy pages)',
+		rules: ['R5', 'R118', 'R120'],
+		maturity: 'experimental',
+		offered: true,
+		proof: [],
+	},
 	{ id: 'guest-tracking', title: 'Guest tracking (guestId)', rules: ['R2'], maturity: 'experimental', offered: true, proof: [] },
 	{ id: 'catalog', title: 'Catalog and product pages', rules: ['R4'], maturity: 'experimental', offered: true, proof: [] },
 	{ id: 'carts', title: 'Guest and customer carts (merged at sign-in)', rules: ['R2'], maturity: 'experimental', offered: true, proof: [] },
@@ -225,8 +232,8 @@ export const CAPABILITIES: readonly Capability[] = [
 	},
 	{
 		id: 'catalog-search',
-		title: 'Catalog search, sorting, collections, product galleries and stock labels',
-		rules: ['R110', 'R111', 'R112'],
+		title: 'Catalog search, sorting, collections, product galleries, variants and stock labels',
+		rules: ['R110', 'R111', 'R112', 'R121'],
 		maturity: 'experimental',
 		offered: true,
 		proof: [

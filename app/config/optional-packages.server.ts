@@ -22,6 +22,8 @@ export const OPTIONAL_PACKAGES = [
 	'@prisma/adapter-better-sqlite3',
 	'ioredis',
 	'@upstash/ratelimit',
+	// Smaller copies of product images, made the first time a page asks for one.
+	'sharp',
 ] as const
 
 export type OptionalPackage = (typeof OPTIONAL_PACKAGES)[number]

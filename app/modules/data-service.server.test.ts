@@ -36,7 +36,17 @@ describe.each(PROVIDERS)('ModuleDataService on %s [R31]', (provider) => {
 			await t.db.$executeRawUnsafe(statement)
 		otherStoreId = (await t.db.store.create({ data: { handle: `other-${randomUUID()}`, name: 'Other' } })).id
 		const product = (storeId: string) =>
-			t.db.product.create({ data: { storeId, slug: `p-${randomUUID()}`, title: 'P', description: '', priceMinor: 100, stock: 1, status: 'active' } })
+			t.db.product.create({
+				data: {
+					storeId,
+					slug: `p-${randomUUID()}`,
+					title: 'P',
+					description: '',
+					priceMinor: 100,
+					status: 'active',
+					variants: { create: { storeId, priceMinor: 100, stock: 1 } },
+				},
+			})
 		productId = (await product(t.storeId)).id
 		otherStoreProductId = (await product(otherStoreId)).id
 	}, 60_000)

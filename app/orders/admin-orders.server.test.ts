@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DETAILS, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
+import { DETAILS, createProduct, newGuest, offline, singleVariantInput, stockOf } from '../../tests/helpers/commerce'
 import { PROVIDERS, type TestDatabase, openPrivateTestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
 import { holdRowLock } from '../../tests/helpers/locks'
 import { MAX_STOCK } from '../cart/limits'
@@ -30,21 +30,22 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => 
 	})
 	afterAll(() => t.db.$disconnect())
 
-	const input = (slug = `s-${randomUUID().slice(0, 8)}`) => ({
-		title: 'Mug',
-		slug,
-		description: '',
-		priceMinor: 1200,
-		stock: 4,
-		status: 'active' as const,
-		imageKey: null,
-	})
+	const input = (slug = `s-${randomUUID().slice(0, 8)}`) =>
+		singleVariantInput({
+			title: 'Mug',
+			slug,
+			description: '',
+			priceMinor: 1200,
+			stock: 4,
+			status: 'active' as const,
+			imageKey: null,
+		})
 	const audits = (targetId: string) => t.db.auditEntry.findMany({ where: { targetId }, select: { action: true, actorId: true } })
 
 	async function order(stockProduct?: { id: string }, quantity = 1) {
 		const product = stockProduct ?? (await createProduct(t.db, t.storeId, { stock: 5 }))
 		const guest = newGuest(t.storeId)
-		await cartRepository(t.db, guest).add(product.id, quantity)
+		await cartRepository(t.db, guest).add({ productId: product.id, quantity: quantity })
 		const { order: placed } = await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'offline', idempotencyKey: randomUUID() })
 		return { product, placed }
 	}
@@ -92,18 +93,18 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => 
 	it('cancelling returns the stock, in the same transaction as its audit row', async () => {
 		const product = await createProduct(t.db, t.storeId, { stock: 5 })
 		const { placed } = await order(product, 3)
-		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(2)
+		expect(await stockOf(t.db, product.variantId)).toBe(2)
 		await adminOrdersRepository(t.db, admin).act(placed.number, 'cancel')
-		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(5)
+		expect(await stockOf(t.db, product.variantId)).toBe(5)
 		expect((await audits(placed.id)).map((a) => a.action)).toEqual(['order.cancel'])
 	})
 
 	it('cancelling never returns stock past the most a Product may hold', async () => {
 		const product = await createProduct(t.db, t.storeId, { stock: 5 })
 		const { placed } = await order(product, 3)
-		await t.db.product.update({ where: { id: product.id }, data: { stock: MAX_STOCK - 1 } })
+		await t.db.productVariant.update({ where: { id: product.variantId }, data: { stock: MAX_STOCK - 1 } })
 		await adminOrdersRepository(t.db, admin).act(placed.number, 'cancel')
-		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(MAX_STOCK)
+		expect(await stockOf(t.db, product.variantId)).toBe(MAX_STOCK)
 	})
 
 	it('a cancel that cannot take a stock row in time answers busy, changing nothing; the same cancel works once the row is free [R67]', async () => {
@@ -115,7 +116,7 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => 
 			const ownAdmin: AdminViewer = { kind: 'user', role: 'admin', storeId: own.storeId, userId: me.userId, email: me.email, name: 'Admin' }
 			const product = await createProduct(own.db, own.storeId, { stock: 5 })
 			const guest = newGuest(own.storeId)
-			await cartRepository(own.db, guest).add(product.id, 2)
+			await cartRepository(own.db, guest).add({ productId: product.id, quantity: 2 })
 			const { order: placed } = await placeOrder({ db: own.db, viewer: guest, details: DETAILS, connectionHandle: 'offline', idempotencyKey: randomUUID() })
 			const release = await holdRowLock(own.url, product.id)
 			try {
@@ -125,7 +126,7 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => 
 			}
 			const state = async () => ({
 				status: (await own.db.order.findUniqueOrThrow({ where: { id: placed.id } })).status,
-				stock: (await own.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock,
+				stock: await stockOf(own.db, product.variantId),
 				audits: await own.db.auditEntry.count({ where: { targetId: placed.id } }),
 			})
 			expect(await state()).toEqual({ status: 'awaiting_payment', stock: 3, audits: 0 })
@@ -142,7 +143,7 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => 
 		const ghost: AdminViewer = { ...admin, userId: 'no-such-user' }
 		await expect(adminOrdersRepository(t.db, ghost).act(placed.number, 'cancel')).rejects.toThrow()
 		expect((await t.db.order.findUniqueOrThrow({ where: { id: placed.id } })).status).toBe('awaiting_payment')
-		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(3)
+		expect(await stockOf(t.db, product.variantId)).toBe(3)
 		expect(await audits(placed.id)).toEqual([])
 	})
 

@@ -98,6 +98,8 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 				// What the shopper sees, plus what the operator needs to reconcile the payment.
 				select: {
 					...orderDetailFields,
+					// Store Admin also sees which SKU each line took from the shelf.
+					lines: { select: { ...orderDetailFields.lines.select, sku: true } },
 					capturedMinor: true,
 					providerRef: true,
 					paymentIntentRef: true,
@@ -148,7 +150,7 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 					paymentIntentRef: true,
 					store: { select: { locale: true } },
 					connection: { select: { id: true, provider: true } },
-					lines: { select: { productId: true, quantity: true } },
+					lines: { select: { variantId: true, quantity: true } },
 				},
 			})
 			if (!order) throw notFound('That order')
@@ -189,9 +191,10 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 							})
 						} else if (action === 'cancel') {
 							if (!(await moved('cancelled'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be cancelled.`)
-							// In product-id order, as checkout takes stock, so the two never wait on each other in a circle.
-							const lines = order.lines.filter((line) => line.productId !== null).sort((a, b) => (a.productId! < b.productId! ? -1 : 1))
-							for (const line of lines) await returnStock(tx, { storeId, productId: line.productId!, quantity: line.quantity })
+							// Back to the variant each line sold [R121] (a deleted variant takes nothing back), in
+							// variant-id order, as checkout takes stock, so the two never wait on each other in a circle.
+							const lines = order.lines.flatMap((line) => (line.variantId === null ? [] : [{ variantId: line.variantId, quantity: line.quantity }]))
+							for (const line of lines.sort((a, b) => (a.variantId < b.variantId ? -1 : 1))) await returnStock(tx, { storeId, ...line })
 						} else if (refund) {
 							const recorded = await tx.order.updateMany({
 								where: { id: order.id, storeId, status: order.status, refundedMinor: order.refundedMinor },
@@ -315,11 +318,11 @@ function refundAmount(
 /** An admin's write gives up like checkout's, with words for the admin. */
 const ADMIN_CONTENTION = { ...CHECKOUT_CONTENTION, busyMessage: 'The store is busy right now and nothing was changed. Please try again in a moment.' }
 
-/** Puts a cancelled line's units back, never past the most a Product may hold. */
-async function returnStock(tx: Pick<Db, 'product'>, { storeId, productId, quantity }: { storeId: string; productId: string; quantity: number }) {
-	const added = await tx.product.updateMany({
-		where: { id: productId, storeId, stock: { lte: MAX_STOCK - quantity } },
+/** Puts a cancelled line's units back on its variant, never past the most a variant may hold. */
+async function returnStock(tx: Pick<Db, 'productVariant'>, { storeId, variantId, quantity }: { storeId: string; variantId: string; quantity: number }) {
+	const added = await tx.productVariant.updateMany({
+		where: { id: variantId, storeId, stock: { lte: MAX_STOCK - quantity } },
 		data: { stock: { increment: quantity } },
 	})
-	if (added.count === 0) await tx.product.updateMany({ where: { id: productId, storeId }, data: { stock: MAX_STOCK } })
+	if (added.count === 0) await tx.productVariant.updateMany({ where: { id: variantId, storeId }, data: { stock: MAX_STOCK } })
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DETAILS, asCustomer, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
+import { DETAILS, asCustomer, createProduct, newGuest, offline, stockOf } from '../../tests/helpers/commerce'
 import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
 import { cartRepository, mergeGuestCart } from '../cart/cart.server'
 import { MAX_ORDER_TOTAL_MINOR, MAX_UNIT_PRICE_MINOR } from '../cart/limits'
@@ -29,7 +29,7 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			const product = await createProduct(t.db, t.storeId)
 			const alice = newGuest(t.storeId)
 			const mallory = newGuest(t.storeId)
-			await cartRepository(t.db, alice).add(product.id, 2)
+			await cartRepository(t.db, alice).add({ productId: product.id, quantity: 2 })
 			const [line] = (await cartRepository(t.db, alice).summary()).lines
 			await expect(cartRepository(t.db, mallory).update(line!.id, 1)).rejects.toMatchObject({ status: 404 })
 			await expect(cartRepository(t.db, mallory).remove(line!.id)).rejects.toMatchObject({ status: 404 })
@@ -43,7 +43,7 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			const archived = await createProduct(t.db, t.storeId, { status: 'archived' })
 			const foreign = await createProduct(t.db, otherStoreId)
 			for (const id of [draft.id, archived.id, foreign.id, 'no-such-product']) {
-				await expect(cartRepository(t.db, guest).add(id, 1)).rejects.toMatchObject({ status: 404 })
+				await expect(cartRepository(t.db, guest).add({ productId: id, quantity: 1 })).rejects.toMatchObject({ status: 404 })
 			}
 			expect(await cartRepository(t.db, guest).itemCount()).toBe(0)
 		})
@@ -51,9 +51,9 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 		it('caps quantities by stock and computes totals from current prices', async () => {
 			const product = await createProduct(t.db, t.storeId, { stock: 3, priceMinor: 1250 })
 			const guest = newGuest(t.storeId)
-			await cartRepository(t.db, guest).add(product.id, 2)
-			await expect(cartRepository(t.db, guest).add(product.id, 2)).rejects.toMatchObject({ status: 409 })
-			await t.db.product.update({ where: { id: product.id }, data: { priceMinor: 999 } })
+			await cartRepository(t.db, guest).add({ productId: product.id, quantity: 2 })
+			await expect(cartRepository(t.db, guest).add({ productId: product.id, quantity: 2 })).rejects.toMatchObject({ status: 409 })
+			await t.db.productVariant.update({ where: { id: product.variantId }, data: { priceMinor: 999 } })
 			const summary = await cartRepository(t.db, guest).summary()
 			expect(summary.subtotalMinor).toBe(2 * 999)
 			expect(summary.itemCount).toBe(2)
@@ -64,17 +64,17 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 		it('creates the Order in one transaction: snapshot, stock decremented, cart emptied', async () => {
 			const product = await createProduct(t.db, t.storeId, { stock: 5, priceMinor: 2000 })
 			const guest = newGuest(t.storeId)
-			await cartRepository(t.db, guest).add(product.id, 2)
+			await cartRepository(t.db, guest).add({ productId: product.id, quantity: 2 })
 			const { order, replayed } = await checkout(guest)
 			expect(replayed).toBe(false)
 			expect(order.totalMinor).toBe(4000)
 			expect(order.status).toBe('awaiting_payment')
 			expect(order.number).toBeGreaterThanOrEqual(1001)
 			expect(order.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
-			expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(3)
+			expect(await stockOf(t.db, product.variantId)).toBe(3)
 			expect(await cartRepository(t.db, guest).itemCount()).toBe(0)
 			// The price snapshot does not follow later price changes.
-			await t.db.product.update({ where: { id: product.id }, data: { priceMinor: 1 } })
+			await t.db.productVariant.update({ where: { id: product.variantId }, data: { priceMinor: 1 } })
 			const seen = await ordersRepository(t.db, guest).byToken(order.token)
 			expect(seen?.lines[0]).toMatchObject({ unitPriceMinor: 2000, quantity: 2, lineTotalMinor: 4000 })
 			const row = await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { tokenHash: true } })
@@ -85,14 +85,14 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 		it('a replayed or double-clicked submit returns the first Order, never a second', async () => {
 			const product = await createProduct(t.db, t.storeId, { stock: 5 })
 			const guest = newGuest(t.storeId)
-			await cartRepository(t.db, guest).add(product.id, 1)
+			await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
 			const key = randomUUID()
 			const [a, b] = await Promise.all([checkout(guest, key), checkout(guest, key)])
 			expect(a.order.id).toBe(b.order.id)
 			const again = await checkout(guest, key)
 			expect(again).toMatchObject({ replayed: true, order: { id: a.order.id } })
 			expect(await t.db.order.count({ where: { storeId: t.storeId, idempotencyKey: key } })).toBe(1)
-			expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(4)
+			expect(await stockOf(t.db, product.variantId)).toBe(4)
 			// The same key from another session is a conflict, not someone else's Order.
 			await expect(checkout(newGuest(t.storeId), key)).rejects.toMatchObject({ status: 409 })
 		})
@@ -100,12 +100,12 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 		it('sells the last unit once when two checkouts race for it; stock never goes negative', async () => {
 			const product = await createProduct(t.db, t.storeId, { stock: 1 })
 			const buyers = [newGuest(t.storeId), newGuest(t.storeId)]
-			for (const buyer of buyers) await cartRepository(t.db, buyer).add(product.id, 1)
+			for (const buyer of buyers) await cartRepository(t.db, buyer).add({ productId: product.id, quantity: 1 })
 			const results = await Promise.allSettled(buyers.map((buyer) => checkout(buyer)))
 			expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
 			const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult
 			expect(refused.reason).toMatchObject({ status: 409 })
-			expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(0)
+			expect(await stockOf(t.db, product.variantId)).toBe(0)
 			expect(await t.db.orderLine.count({ where: { productId: product.id } })).toBe(1)
 		})
 
@@ -113,19 +113,20 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			await expect(checkout(newGuest(t.storeId))).rejects.toMatchObject({ status: 409 })
 			const product = await createProduct(t.db, t.storeId, { stock: 2 })
 			const guest = newGuest(t.storeId)
-			await cartRepository(t.db, guest).add(product.id, 2)
-			await t.db.product.update({ where: { id: product.id }, data: { stock: 1 } })
+			await cartRepository(t.db, guest).add({ productId: product.id, quantity: 2 })
+			await t.db.productVariant.update({ where: { id: product.variantId }, data: { stock: 1 } })
 			await expect(checkout(guest)).rejects.toMatchObject({ status: 409 })
-			await t.db.product.update({ where: { id: product.id }, data: { stock: 5, status: 'archived' } })
+			await t.db.productVariant.update({ where: { id: product.variantId }, data: { stock: 5 } })
+			await t.db.product.update({ where: { id: product.id }, data: { status: 'archived' } })
 			await expect(checkout(guest)).rejects.toMatchObject({ status: 409 })
 			expect(await cartRepository(t.db, guest).itemCount()).toBe(2)
-			expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(5)
+			expect(await stockOf(t.db, product.variantId)).toBe(5)
 		})
 
 		it('refuses a payment method the Store does not offer', async () => {
 			const product = await createProduct(t.db, t.storeId)
 			const guest = newGuest(t.storeId)
-			await cartRepository(t.db, guest).add(product.id, 1)
+			await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
 			await expect(
 				placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'stripe-of-another-store', idempotencyKey: randomUUID() }),
 			).rejects.toMatchObject({ status: 400 })
@@ -139,7 +140,7 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			const product = await createProduct(t.db, store.id, { stock: 3 })
 			const buy = async (quantity: number) => {
 				const guest = newGuest(store.id)
-				await cartRepository(t.db, guest).add(product.id, quantity)
+				await cartRepository(t.db, guest).add({ productId: product.id, quantity: quantity })
 				return checkout(guest)
 			}
 			expect((await buy(1)).order.number).toBe(1001)
@@ -155,7 +156,7 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			await offline(t.db, store.id)
 			const product = await createProduct(t.db, store.id)
 			const guest = newGuest(store.id)
-			await cartRepository(t.db, guest).add(product.id, 1)
+			await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
 			expect((await checkout(guest)).order.number).toBe(5000)
 		})
 	})
@@ -164,10 +165,10 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 		/** A product priced before the limits existed: only the database still holds such a price. */
 		async function legacyCart(priceMinor: number, quantity: number) {
 			const product = await createProduct(t.db, t.storeId, { stock: 10 })
-			await t.db.product.update({ where: { id: product.id }, data: { priceMinor } })
+			await t.db.productVariant.update({ where: { id: product.variantId }, data: { priceMinor } })
 			const guest = newGuest(t.storeId)
 			const cart = await t.db.cart.create({ data: { storeId: t.storeId, guestId: guest.guestId }, select: { id: true } })
-			await t.db.cartLine.create({ data: { cartId: cart.id, productId: product.id, quantity } })
+			await t.db.cartLine.create({ data: { cartId: cart.id, productId: product.id, variantId: product.variantId, quantity } })
 			return { product, guest }
 		}
 
@@ -175,7 +176,7 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			const { product, guest } = await legacyCart(999_999_999, 3)
 			const key = randomUUID()
 			await expect(checkout(guest, key)).rejects.toMatchObject({ status: 409, message: expect.stringContaining('more than one order may total') })
-			expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(10)
+			expect(await stockOf(t.db, product.variantId)).toBe(10)
 			expect(await cartRepository(t.db, guest).itemCount()).toBe(3)
 			expect(await t.db.order.count({ where: { storeId: t.storeId, idempotencyKey: key } })).toBe(0)
 
@@ -191,9 +192,9 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			const cheap = await createProduct(t.db, t.storeId, { stock: 10, priceMinor: 100 })
 			const guest = newGuest(t.storeId)
 			const cart = cartRepository(t.db, guest)
-			await cart.add(dear.id, 1)
-			await expect(cart.add(dear.id, 1)).rejects.toMatchObject({ status: 409, field: 'quantity' })
-			await expect(cart.add(cheap.id, 1)).rejects.toMatchObject({ status: 409, field: 'quantity' })
+			await cart.add({ productId: dear.id, quantity: 1 })
+			await expect(cart.add({ productId: dear.id, quantity: 1 })).rejects.toMatchObject({ status: 409, field: 'quantity' })
+			await expect(cart.add({ productId: cheap.id, quantity: 1 })).rejects.toMatchObject({ status: 409, field: 'quantity' })
 			const [line] = (await cart.summary()).lines
 			await expect(cart.update(line!.id, 2)).rejects.toMatchObject({ status: 409, field: 'quantity' })
 			const summary = await cart.summary()
@@ -208,7 +209,7 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			const me = await signUpCustomer(t.auth)
 			const other = await signUpCustomer(t.auth)
 			const viewer = asCustomer(t.storeId, me.userId, me.email)
-			await cartRepository(t.db, viewer).add(product.id, 1)
+			await cartRepository(t.db, viewer).add({ productId: product.id, quantity: 1 })
 			const { order } = await checkout(viewer)
 			expect((await customerOrdersRepository(t.db, viewer).list()).map((o) => o.number)).toContain(order.number)
 			const stranger = asCustomer(t.storeId, other.userId, other.email)
@@ -227,10 +228,10 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			const viewer = asCustomer(t.storeId, me.userId, me.email)
 			const stranger = asCustomer(t.storeId, other.userId, other.email)
 			expect(await customerOrdersRepository(t.db, viewer).lastShippingAddress()).toBeNull()
-			await cartRepository(t.db, viewer).add(product.id, 1)
+			await cartRepository(t.db, viewer).add({ productId: product.id, quantity: 1 })
 			await checkout(viewer)
 			await new Promise((resolve) => setTimeout(resolve, 5))
-			await cartRepository(t.db, viewer).add(product.id, 1)
+			await cartRepository(t.db, viewer).add({ productId: product.id, quantity: 1 })
 			const moved = { ...DETAILS, addressLine1: '9 Harbour Road', city: 'Portsmouth', postalCode: 'PO1 2AB', country: 'GB' }
 			await placeOrder({ db: t.db, viewer, details: moved, connectionHandle: 'offline', idempotencyKey: randomUUID() })
 			expect(await customerOrdersRepository(t.db, viewer).lastShippingAddress()).toEqual({
@@ -253,9 +254,9 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			const me = await signUpCustomer(t.auth)
 			const guest = newGuest(t.storeId)
 			const customer = asCustomer(t.storeId, me.userId, me.email)
-			await cartRepository(t.db, customer).add(a.id, 2)
-			await cartRepository(t.db, guest).add(a.id, 2)
-			await cartRepository(t.db, guest).add(b.id, 4)
+			await cartRepository(t.db, customer).add({ productId: a.id, quantity: 2 })
+			await cartRepository(t.db, guest).add({ productId: a.id, quantity: 2 })
+			await cartRepository(t.db, guest).add({ productId: b.id, quantity: 4 })
 			await mergeGuestCart(unverifiedScope(t.db, t.storeId), { guestId: guest.guestId, userId: me.userId })
 			const lines = (await cartRepository(t.db, customer).summary()).lines
 			expect(Object.fromEntries(lines.map((l) => [l.product.id, l.quantity]))).toEqual({ [a.id]: 3, [b.id]: 4 })
@@ -266,7 +267,7 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			const product = await createProduct(t.db, t.storeId)
 			const { issueGuestId } = await import('../auth/guest-cookie.server')
 			const issued = await issueGuestId()
-			await cartRepository(t.db, { kind: 'guest', storeId: t.storeId, guestId: issued.guestId }).add(product.id, 2)
+			await cartRepository(t.db, { kind: 'guest', storeId: t.storeId, guestId: issued.guestId }).add({ productId: product.id, quantity: 2 })
 			const me = await signUpCustomer(t.auth)
 			await t.auth.api.signInEmail({
 				body: { email: me.email, password: 'correct horse battery' },
@@ -281,7 +282,7 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 		async function guestOrder(guestId: string, email: string) {
 			const product = await createProduct(t.db, t.storeId)
 			const guest = { kind: 'guest' as const, storeId: t.storeId, guestId }
-			await cartRepository(t.db, guest).add(product.id, 1)
+			await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
 			return placeOrder({ db: t.db, viewer: guest, details: { ...DETAILS, email }, connectionHandle: 'offline', idempotencyKey: randomUUID() })
 		}
 

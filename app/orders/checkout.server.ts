@@ -1,6 +1,7 @@
 import { orderMail } from './mail.server'
 import { randomUUID } from 'node:crypto'
 import { cartOwner, forgetCartCount } from '../cart/cart.server'
+import { lineName } from '../catalog/variants'
 import { ORDER_LIMIT_MESSAGE, withinOrderLimit } from '../cart/limits'
 import type { Db } from '../data/db.server'
 import { announce } from '../data/signals.server'
@@ -37,7 +38,7 @@ export type PlacedOrder = {
 	status: string
 	providerRef: string | null
 	connection: { id: string; provider: string }
-	lines: Array<{ title: string; unitPriceMinor: number; quantity: number }>
+	lines: Array<{ title: string; variantTitle: string; unitPriceMinor: number; quantity: number }>
 }
 
 const placedFields = {
@@ -57,10 +58,10 @@ const placedFields = {
 	guestId: true,
 	tokenHash: true,
 	connection: { select: { id: true, provider: true } },
-	lines: { select: { title: true, unitPriceMinor: true, quantity: true } },
+	lines: { select: { title: true, variantTitle: true, unitPriceMinor: true, quantity: true } },
 } as const
 
-const byProductId = (a: { product: { id: string } }, b: { product: { id: string } }) => (a.product.id < b.product.id ? -1 : a.product.id > b.product.id ? 1 : 0)
+const byVariantId = (a: { variant: { id: string } }, b: { variant: { id: string } }) => (a.variant.id < b.variant.id ? -1 : a.variant.id > b.variant.id ? 1 : 0)
 
 /**
  * Checkout requests [R67]. Places the viewer's cart as an Order in ONE transaction: a
@@ -111,46 +112,50 @@ export async function placeOrder({
 	const place = () =>
 		db.$transaction(async (tx) => {
 			await limitLockWaits(db, tx)
-			const cart = await tx.cart.findFirst({
-				where: { storeId, ...owner },
+			// The cart's lines found through their cart (one statement, not one for the cart and one for its lines).
+			const cartLines = await tx.cartLine.findMany({
+				where: { cart: { storeId, ...owner } },
+				orderBy: { createdAt: 'asc' },
 				select: {
-					id: true,
-					lines: {
-						orderBy: { createdAt: 'asc' },
-						select: { quantity: true, product: { select: { id: true, title: true, priceMinor: true, status: true } } },
-					},
+					cartId: true,
+					quantity: true,
+					product: { select: { id: true, title: true, status: true } },
+					variant: { select: { id: true, title: true, sku: true, priceMinor: true } },
 				},
 			})
-			if (!cart || cart.lines.length === 0) throw new DomainError(409, 'Your cart is empty.')
+			const cart = cartLines[0] ? { id: cartLines[0].cartId, lines: cartLines } : null
+			if (!cart) throw new DomainError(409, 'Your cart is empty.')
 			for (const line of cart.lines) {
 				if (line.product.status !== 'active') {
 					throw new DomainError(409, `${line.product.title} is no longer available. Remove it from your cart.`)
 				}
 			}
+			// [R121] What was bought is the variant: its price now, its title and SKU kept with the line.
 			const lines = cart.lines.map((line) => ({
 				productId: line.product.id,
+				variantId: line.variant.id,
 				title: line.product.title,
-				unitPriceMinor: line.product.priceMinor,
+				variantTitle: line.variant.title,
+				sku: line.variant.sku,
+				unitPriceMinor: line.variant.priceMinor,
 				quantity: line.quantity,
-				lineTotalMinor: line.product.priceMinor * line.quantity,
+				lineTotalMinor: line.variant.priceMinor * line.quantity,
 			}))
 			const subtotalMinor = lines.reduce((sum, line) => sum + line.lineTotalMinor, 0)
 			// Prices may have risen since the cart was filled: no total the columns cannot hold.
 			if (!withinOrderLimit(subtotalMinor)) throw new DomainError(409, ORDER_LIMIT_MESSAGE)
 			// Shipping and tax as the Store has them now, for the address given [R119].
 			const priced = await shippingAndTax(tx, storeId, { country: details.country, rateId: shippingRateId })
-			const totals = orderTotals({ subtotalMinor, ...priced })
-			if (!withinOrderLimit(totals.totalMinor)) throw new DomainError(409, ORDER_LIMIT_MESSAGE)
 
-			// Every checkout takes its rows in one order (by product id): two carts holding the same
-			// products in opposite order wait for each other instead of deadlocking.
-			for (const line of [...cart.lines].sort(byProductId)) {
-				const taken = await tx.product.updateMany({
-					where: { id: line.product.id, storeId, status: 'active', stock: { gte: line.quantity } },
+			// Every checkout takes its rows in one order (by variant id): two carts holding the same
+			// variants in opposite order wait for each other instead of deadlocking.
+			for (const line of [...cart.lines].sort(byVariantId)) {
+				const taken = await tx.productVariant.updateMany({
+					where: { id: line.variant.id, storeId, stock: { gte: line.quantity }, product: { status: 'active' } },
 					data: { stock: { decrement: line.quantity } },
 				})
 				if (taken.count !== 1) {
-					throw new DomainError(409, `Not enough of ${line.product.title} is left in stock. Update your cart.`)
+					throw new DomainError(409, `Not enough of ${lineName(line.product.title, line.variant.title)} is left in stock. Update your cart.`)
 				}
 			}
 			await tx.cartLine.deleteMany({ where: { cartId: cart.id } })
@@ -160,12 +165,16 @@ export async function placeOrder({
 			const store = await tx.store.update({
 				where: { id: storeId },
 				data: { lastOrderNumber: { increment: 1 } },
-				select: { currency: true, lastOrderNumber: true },
+				select: { currency: true, lastOrderNumber: true, pricesIncludeTax: true },
 			})
+			// A total over the limit rolls all of the above back.
+			const totals = orderTotals({ subtotalMinor, ...priced, pricesIncludeTax: store.pricesIncludeTax })
+			if (!withinOrderLimit(totals.totalMinor)) throw new DomainError(409, ORDER_LIMIT_MESSAGE)
 			const number = store.lastOrderNumber
 			const id = randomUUID()
 			const tokenHash = hashOrderToken(orderToken(id))
-			await tx.order.create({
+			// createMany: the Order and its lines written without reading the Order back.
+			await tx.order.createMany({
 				data: {
 					id,
 					storeId,
@@ -184,10 +193,9 @@ export async function placeOrder({
 					totalMinor: totals.totalMinor,
 					connectionId: connection.id,
 					idempotencyKey,
-					lines: { create: lines },
 				},
-				select: { id: true },
 			})
+			await tx.orderLine.createMany({ data: lines.map((line) => ({ ...line, orderId: id })) })
 			await orderMail(tx, { storeId, id, email: details.email }, 'placed')
 			return {
 				id,
@@ -237,39 +245,8 @@ export async function placeOrder({
 	}
 }
 
-function withToken<T extends { id: string; tokenHash: string }>(order: T & Omit<PlacedOrder, 'token'>): PlacedOrder {
-	const {
-		id,
-		number,
-		storeId,
-		email,
-		currency,
-		totalMinor,
-		shippingMinor,
-		shippingName,
-		taxMinor,
-		taxIncluded,
-		status,
-		providerRef,
-		connection,
-		lines,
-		tokenHash,
-	} = order
-	return {
-		id,
-		number,
-		storeId,
-		email,
-		currency,
-		totalMinor,
-		shippingMinor,
-		shippingName,
-		taxMinor,
-		taxIncluded,
-		status,
-		providerRef,
-		connection,
-		lines,
-		token: existingOrderToken(id, tokenHash),
-	}
+/** The Order as checkout answers it: its link's token instead of the hash, and nothing of who owns it. */
+function withToken(order: Omit<PlacedOrder, 'token'> & { tokenHash: string; userId?: string | null; guestId?: string | null }): PlacedOrder {
+	const { tokenHash, userId: _userId, guestId: _guestId, ...placed } = order
+	return { ...placed, token: existingOrderToken(placed.id, tokenHash) }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DETAILS, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
+import { DETAILS, createProduct, newGuest, offline, stockOf } from '../../tests/helpers/commerce'
 import { PROVIDERS, openPrivateTestDatabase } from '../../tests/helpers/databases'
 import { holdRowLock } from '../../tests/helpers/locks'
 import { cartRepository } from '../cart/cart.server'
@@ -73,7 +73,7 @@ describe.each(PROVIDERS)('contention on %s, as the engine reports it [R67]', (pr
 				t.db.$transaction(async (tx) => {
 					await limitLockWaits(t.db, tx)
 					// Past lock_timeout on PostgreSQL; at once (busy) on SQLite.
-					await tx.product.update({ where: { id: product.id }, data: { stock: 1 } })
+					await tx.productVariant.update({ where: { id: product.variantId }, data: { stock: 1 } })
 				}),
 			)
 			expect(error).not.toBeNull()
@@ -109,20 +109,20 @@ describe.each(PROVIDERS)('contention on %s, as the engine reports it [R67]', (pr
 	it('waits out a lock held briefly, then places the Order [R67]', async () => {
 		const product = await createProduct(t.db, t.storeId, { stock: 4 })
 		const guest = newGuest(t.storeId)
-		await cartRepository(t.db, guest).add(product.id, 1)
+		await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
 		const release = await holdRowLock(t.url, product.id)
 		const placing = placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'offline', idempotencyKey: randomUUID() })
 		await new Promise((resolve) => setTimeout(resolve, 300))
 		await release()
 		const { order } = await placing
 		expect(order.totalMinor).toBe(1500)
-		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(3)
+		expect(await stockOf(t.db, product.variantId)).toBe(3)
 	})
 
 	it('answers StoreBusyError while the row stays locked: no Order, stock and cart as they were [R67]', async () => {
 		const product = await createProduct(t.db, t.storeId, { stock: 4 })
 		const guest = newGuest(t.storeId)
-		await cartRepository(t.db, guest).add(product.id, 2)
+		await cartRepository(t.db, guest).add({ productId: product.id, quantity: 2 })
 		const key = randomUUID()
 		const counter = () => t.db.store.findUniqueOrThrow({ where: { id: t.storeId }, select: { lastOrderNumber: true } })
 		const before = await counter()
@@ -136,7 +136,7 @@ describe.each(PROVIDERS)('contention on %s, as the engine reports it [R67]', (pr
 		expect(error).toBeInstanceOf(StoreBusyError)
 		expect((error as StoreBusyError).retryAfterSeconds).toBeGreaterThan(0)
 		expect(await t.db.order.count({ where: { storeId: t.storeId, idempotencyKey: key } })).toBe(0)
-		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(4)
+		expect(await stockOf(t.db, product.variantId)).toBe(4)
 		expect((await cartRepository(t.db, guest).summary()).lines.map((line) => [line.product.id, line.quantity])).toEqual([[product.id, 2]])
 		// The order number was given back with the rest.
 		expect(await counter()).toEqual(before)
@@ -156,10 +156,10 @@ describe('SQLite shared by two processes [R67]', () => {
 		try {
 			const error = await t.db
 				.$transaction(async (tx) => {
-					await tx.product.findUniqueOrThrow({ where: { id: product.id }, select: { stock: true } })
+					await tx.productVariant.findUniqueOrThrow({ where: { id: product.variantId }, select: { stock: true } })
 					// Another process (init, a second server) commits a write in between.
-					await other.product.update({ where: { id: product.id }, data: { stock: { decrement: 1 } } })
-					await tx.product.update({ where: { id: product.id }, data: { stock: { decrement: 1 } } })
+					await other.productVariant.update({ where: { id: product.variantId }, data: { stock: { decrement: 1 } } })
+					await tx.productVariant.update({ where: { id: product.variantId }, data: { stock: { decrement: 1 } } })
 				})
 				.then(
 					() => null,

@@ -97,7 +97,9 @@ describe.each(PROVIDERS)("Store Admin's overview on %s", (provider) => {
 
 	it('lists active products at or under the threshold, fewest first, never drafts or another Store’s [R114]', async () => {
 		const add = (title: string, stock: number, status = 'active', storeId = t.storeId) =>
-			t.db.product.create({ data: { storeId, slug: `s-${randomUUID()}`, title, priceMinor: 100, stock, status } })
+			t.db.product.create({
+				data: { storeId, slug: `s-${randomUUID()}`, title, priceMinor: 100, status, variants: { create: { storeId, priceMinor: 100, stock } } },
+			})
 		await add('Plenty', 40)
 		await add('Two left', 2)
 		await add('Gone', 0)

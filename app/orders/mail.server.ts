@@ -1,3 +1,4 @@
+import { lineName } from '../catalog/variants'
 import { instructionLines, readInstructions } from '../payments/instructions'
 import { percentText } from './totals'
 import { getConfig } from '../config/env.server'
@@ -49,7 +50,7 @@ export function orderMailRenderer(db: Db, kind: keyof typeof HEADLINES): Rendere
 				status: true,
 				carrier: true,
 				trackingNumber: true,
-				lines: { select: { title: true, quantity: true, lineTotalMinor: true }, orderBy: { id: 'asc' } },
+				lines: { select: { title: true, variantTitle: true, quantity: true, lineTotalMinor: true }, orderBy: { id: 'asc' } },
 				connection: { select: { provider: true, paymentInstructions: true } },
 				store: { select: { name: true, locale: true } },
 			},
@@ -58,7 +59,7 @@ export function orderMailRenderer(db: Db, kind: keyof typeof HEADLINES): Rendere
 		const money = (minor: number) => formatMoney(minor, order.currency, order.store.locale)
 		const link = { href: `${getConfig().appUrl}/orders/${existingOrderToken(order.id, order.tokenHash)}`, label: 'Your order' }
 		const lines = [
-			...order.lines.map((line) => `${line.quantity} × ${line.title}: ${money(line.lineTotalMinor)}`),
+			...order.lines.map((line) => `${line.quantity} × ${lineName(line.title, line.variantTitle)}: ${money(line.lineTotalMinor)}`),
 			...(order.shippingName ? [`Shipping (${order.shippingName}): ${order.shippingMinor === 0 ? 'free' : money(order.shippingMinor)}`] : []),
 			...(order.taxMinor > 0 ? [`${order.taxIncluded ? 'Includes tax' : 'Tax'} (${percentText(order.taxRateBasisPoints)}): ${money(order.taxMinor)}`] : []),
 		].join('\n')

@@ -20,7 +20,7 @@ describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (
 	async function newOrder() {
 		const product = await createProduct(t.db, t.storeId, { priceMinor: 1500 })
 		const guest = newGuest(t.storeId)
-		await cartRepository(t.db, guest).add(product.id, 1)
+		await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
 		return (await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'offline', idempotencyKey: randomUUID() })).order
 	}
 	const row = (id: string) =>

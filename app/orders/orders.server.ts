@@ -33,7 +33,7 @@ export const orderDetailFields = {
 	carrier: true,
 	trackingNumber: true,
 	connection: { select: { provider: true, displayName: true, id: true, paymentInstructions: true } },
-	lines: { select: { title: true, unitPriceMinor: true, quantity: true, lineTotalMinor: true } },
+	lines: { select: { title: true, variantTitle: true, unitPriceMinor: true, quantity: true, lineTotalMinor: true } },
 } as const
 
 /**

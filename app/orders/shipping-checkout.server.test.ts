@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DETAILS, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
+import { DETAILS, createProduct, newGuest, offline, stockOf } from '../../tests/helpers/commerce'
 import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/helpers/databases'
 import { cartRepository } from '../cart/cart.server'
 import { placeOrder } from './checkout.server'
@@ -39,7 +39,7 @@ describe.each(PROVIDERS)('shipping and tax at checkout on %s', (provider) => {
 
 	async function checkout(storeId: string, productId: string, quantity: number, country: string, shippingRateId?: string) {
 		const guest = newGuest(storeId)
-		await cartRepository(t.db, guest).add(productId, quantity)
+		await cartRepository(t.db, guest).add({ productId: productId, quantity: quantity })
 		const attempt = placeOrder({
 			db: t.db,
 			viewer: guest,
@@ -110,7 +110,7 @@ describe.each(PROVIDERS)('shipping and tax at checkout on %s', (provider) => {
 			expect((await cartRepository(t.db, guest).summary()).lines).toHaveLength(1)
 		}
 		expect(await t.db.order.count({ where: { storeId } })).toBe(0)
-		expect((await t.db.product.findUniqueOrThrow({ where: { id: product.id }, select: { stock: true } })).stock).toBe(20)
+		expect(await stockOf(t.db, product.variantId)).toBe(20)
 	})
 
 	it('stores exactly what the arithmetic gives, for any price, quantity, rate and tax setting [R119]', async () => {
@@ -123,7 +123,7 @@ describe.each(PROVIDERS)('shipping and tax at checkout on %s', (provider) => {
 				fc.boolean(),
 				fc.constantFrom('standard', 'express') as fc.Arbitrary<'standard' | 'express'>,
 				async (priceMinor, quantity, basisPoints, pricesIncludeTax, rate) => {
-					await t.db.product.update({ where: { id: product.id }, data: { priceMinor, stock: 99 } })
+					await t.db.productVariant.update({ where: { id: product.variantId }, data: { priceMinor, stock: 99 } })
 					await t.db.taxRate.update({ where: { storeId_country: { storeId, country: 'DE' } }, data: { rateBasisPoints: basisPoints } })
 					await t.db.store.update({ where: { id: storeId }, data: { pricesIncludeTax } })
 					const { order } = await (await checkout(storeId, product.id, quantity, 'DE', rates[rate])).attempt

@@ -57,7 +57,7 @@ describe.each(PROVIDERS)('card refunds through Stripe on %s', (provider) => {
 	async function cardOrder({ paid = true, intent = `pi_${randomUUID().replaceAll('-', '')}` } = {}) {
 		const product = await createProduct(t.db, t.storeId, { priceMinor: 5000 })
 		const guest = newGuest(t.storeId)
-		await cartRepository(t.db, guest).add(product.id, 1)
+		await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
 		const { order } = await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: HANDLE, idempotencyKey: randomUUID() })
 		const sessionId = `cs_test_${randomUUID().replaceAll('-', '')}`
 		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: sessionId })

@@ -37,17 +37,33 @@ export function formSchema<Shape extends z.ZodRawShape>(shape: Shape): FormSchem
  * (a `storeId`, a `userId`, a `role`) is an error, not something to ignore
  * quietly. Throws 413/415 Responses for bodies that are not such forms.
  */
-export async function parseForm<Shape extends z.ZodRawShape>(request: Request, form: FormSchema<Shape>): Promise<FormResult<z.infer<FormSchema<Shape>>>> {
+export async function parseForm<Shape extends z.ZodRawShape>(
+	request: Request,
+	form: FormSchema<Shape>,
+	/** A form of long texts (policy pages) may allow more than MAX_FORM_BYTES; every other keeps it. */
+	{ maxBytes = MAX_FORM_BYTES }: { maxBytes?: number } = {},
+): Promise<FormResult<z.infer<FormSchema<Shape>>>> {
 	const length = Number(request.headers.get('content-length') ?? 0)
-	if (length > MAX_FORM_BYTES) throw data({ message: 'Form too large' }, { status: 413 })
+	if (length > maxBytes) throw data({ message: 'Form too large' }, { status: 413 })
 	const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase()
 	if (type !== FORM_TYPE) {
 		throw data({ message: `Expected ${FORM_TYPE}` }, { status: 415 })
 	}
+	const body = Buffer.from(await readLimitedBody(request, maxBytes)).toString('utf8')
+	return validateFields(new URLSearchParams(body), form)
+}
+
+/**
+ * The fields of a form however they arrived (url-encoded, or the text parts of a multipart
+ * form), checked the same way: each field once, the honeypot empty, the strict schema.
+ */
+export function validateFields<Shape extends z.ZodRawShape>(
+	entries: Iterable<[string, string]>,
+	form: FormSchema<Shape>,
+): FormResult<z.infer<FormSchema<Shape>>> {
 	// No prototype: `constructor` or `__proto__` are field names like any other here.
 	const values: Record<string, string> = Object.create(null)
-	const body = Buffer.from(await readLimitedBody(request)).toString('utf8')
-	for (const [key, value] of new URLSearchParams(body)) {
+	for (const [key, value] of entries) {
 		if (Object.hasOwn(values, key)) return formFailure({ [key]: 'Sent more than once' })
 		values[key] = value
 	}
@@ -99,9 +115,9 @@ export async function readBodyWithin(request: Request, maxBytes: number): Promis
 }
 
 /** The form body within MAX_FORM_BYTES, or a thrown 413 Response. */
-async function readLimitedBody(request: Request): Promise<Uint8Array> {
+async function readLimitedBody(request: Request, maxBytes: number): Promise<Uint8Array> {
 	try {
-		return await readBodyWithin(request, MAX_FORM_BYTES)
+		return await readBodyWithin(request, maxBytes)
 	} catch (error) {
 		if (error instanceof BodyTooLargeError) throw data({ message: 'Form too large' }, { status: 413 })
 		throw error

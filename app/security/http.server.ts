@@ -66,7 +66,8 @@ export function securityHeaders(config: Config) {
 				// Vite's dev server injects styles and opens a websocket; the build needs neither.
 				'style-src': dev ? ["'self'", "'unsafe-inline'"] : ["'self'"],
 				'connect-src': dev ? ["'self'", 'ws:'] : ["'self'"],
-				'img-src': ["'self'", 'data:'],
+				// blob: for the previews of images chosen in Store Admin's forms, before they are sent.
+				'img-src': ["'self'", 'data:', 'blob:'],
 				'font-src': ["'self'"],
 				'object-src': ["'none'"],
 				'base-uri': ["'self'"],
@@ -185,6 +186,7 @@ export const RESOURCE_ROUTE_METHODS: Readonly<Record<string, readonly string[]>>
 	'routes/api/healthz': ['GET', 'HEAD'],
 	'routes/api/readyz': ['GET', 'HEAD'],
 	'routes/store/media': ['GET', 'HEAD', 'DELETE'],
+	'routes/store/theme': ['GET', 'HEAD'],
 	'routes/admin/newsletter-export': ['GET', 'HEAD'],
 }
 

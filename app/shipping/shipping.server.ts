@@ -46,14 +46,14 @@ export async function shippingTable({ db, storeId }: StoreScope): Promise<Shippi
  * countries. The tax rate is the country's, or none.
  */
 export async function shippingAndTax(
-	tx: Pick<Db, 'shippingZone' | 'shippingRate' | 'taxRate' | 'store'>,
+	tx: Pick<Db, 'shippingZone' | 'shippingRate' | 'taxRate'>,
 	storeId: string,
 	{ country, rateId }: { country: string; rateId: string | undefined },
-): Promise<{ shipping: ShippingChoice | null; taxRateBasisPoints: number; pricesIncludeTax: boolean }> {
-	const [zones, tax, store] = await Promise.all([
+): Promise<{ shipping: ShippingChoice | null; taxRateBasisPoints: number }> {
+	// Whether prices include tax is read with the Store's order counter (checkout.server.ts).
+	const [zones, tax] = await Promise.all([
 		tx.shippingZone.count({ where: { storeId } }),
 		tx.taxRate.findUnique({ where: { storeId_country: { storeId, country } }, select: { rateBasisPoints: true } }),
-		tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { pricesIncludeTax: true } }),
 	])
 	let shipping: ShippingChoice | null = null
 	if (zones > 0) {
@@ -74,5 +74,5 @@ export async function shippingAndTax(
 		}
 		shipping = { name: rate.name, priceMinor: rate.priceMinor, freeOverMinor: rate.freeOverMinor }
 	}
-	return { shipping, taxRateBasisPoints: tax?.rateBasisPoints ?? 0, pricesIncludeTax: store.pricesIncludeTax }
+	return { shipping, taxRateBasisPoints: tax?.rateBasisPoints ?? 0 }
 }

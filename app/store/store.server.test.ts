@@ -41,7 +41,7 @@ describe.each(PROVIDERS)('the Store currency on %s', (provider) => {
 	}
 	async function buy(storeId: string, productId: string) {
 		const guest = newGuest(storeId)
-		await cartRepository(t.db, guest).add(productId, 1)
+		await cartRepository(t.db, guest).add({ productId: productId, quantity: 1 })
 		return (await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'offline', idempotencyKey: randomUUID() })).order
 	}
 	const currencyOf = async (storeId: string) => (await t.db.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true } })).currency

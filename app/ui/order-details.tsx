@@ -27,7 +27,7 @@ export type OrderView = {
 	carrier?: string | null
 	trackingNumber?: string | null
 	connection: { provider: string; displayName: string; instructions?: string[] }
-	lines: Array<{ title: string; unitPriceMinor: number; quantity: number; lineTotalMinor: number }>
+	lines: Array<{ title: string; variantTitle: string; sku?: string | null; unitPriceMinor: number; quantity: number; lineTotalMinor: number }>
 }
 
 export function statusLabel(status: string) {
@@ -35,7 +35,13 @@ export function statusLabel(status: string) {
 }
 
 /** An Order as its owner sees it: lines, totals, address, status and how to pay. */
-export function OrderDetails({ order }: { order: OrderView }) {
+export function OrderDetails({
+	order,
+	showSku = false,
+}: {
+	order: OrderView
+	/** Store Admin sees what was picked by its SKU; shoppers do not. */ showSku?: boolean
+}) {
 	return (
 		<div className="order-details">
 			<p>
@@ -66,7 +72,16 @@ export function OrderDetails({ order }: { order: OrderView }) {
 				<tbody>
 					{order.lines.map((line, index) => (
 						<tr key={index}>
-							<td>{line.title}</td>
+							<td>
+								{line.title}
+								{line.variantTitle ? (
+									<span className="variant-title" data-testid="order-variant">
+										{' '}
+										· {line.variantTitle}
+									</span>
+								) : null}
+								{showSku && line.sku ? <span className="hint"> · SKU {line.sku}</span> : null}
+							</td>
 							<td>
 								<Price minor={line.unitPriceMinor} currency={order.currency} />
 							</td>

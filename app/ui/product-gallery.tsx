@@ -1,3 +1,4 @@
+import { srcSetOf } from './image-sources'
 import { ProductImage } from './product-card'
 
 type Image = { key: string; width: number | null; height: number | null }
@@ -19,6 +20,7 @@ export function ProductGallery({ title, images, imageKey }: { title: string; ima
 				alt={title}
 				width={main.width ?? undefined}
 				height={main.height ?? undefined}
+				srcSet={srcSetOf(main.key, main.width)}
 				sizes="(max-width: 48rem) 100vw, 28rem"
 			/>
 			{rest.length > 0 ? (
@@ -31,6 +33,8 @@ export function ProductGallery({ title, images, imageKey }: { title: string; ima
 									alt={`${title}, image ${index + 2}`}
 									width={image.width ?? undefined}
 									height={image.height ?? undefined}
+									srcSet={srcSetOf(image.key, image.width)}
+									sizes="6rem"
 									loading="lazy"
 								/>
 							</a>

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IMAGES, multipart, pngOfSize } from '../../tests/helpers/images'
 import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
 import type { AdminViewer, UserViewer } from '../data/viewer'
-import { receiveFiles, UploadError } from './intake.server'
+import { receiveFiles, receiveForm, UploadError } from './intake.server'
 import { diskStorage } from './storage/disk.server'
 import { s3Storage } from './storage/s3.server'
 import type { ObjectStorage } from './storage/storage'
@@ -49,6 +49,22 @@ describe('multipart intake [R34, R43] (upload size limits)', () => {
 		expect(await refusal(receiveFiles(uploadRequest(body, contentType), LIMITS))).toEqual({ status: 413, code: 'FILE_TOO_LARGE' })
 	})
 
+	it('takes exactly as many files as allowed, and one file when one is allowed', async () => {
+		const parts = Array.from({ length: LIMITS.maxFiles }, () => ({ name: 'file', filename: 'x.png', body: IMAGES.png }))
+		const { body, contentType } = multipart(parts)
+		expect(await receiveFiles(uploadRequest(body, contentType), LIMITS)).toHaveLength(LIMITS.maxFiles)
+		const one = multipart([{ name: 'file', filename: 'logo.png', body: IMAGES.png }])
+		expect(await receiveFiles(uploadRequest(one.body, one.contentType), { ...LIMITS, maxFiles: 1 })).toHaveLength(1)
+		const two = multipart([
+			{ name: 'file', filename: 'a.png', body: IMAGES.png },
+			{ name: 'file', filename: 'b.png', body: IMAGES.png },
+		])
+		expect(await refusal(receiveFiles(uploadRequest(two.body, two.contentType), { ...LIMITS, maxFiles: 1 }))).toMatchObject({
+			status: 413,
+			code: 'TOO_MANY_FILES',
+		})
+	})
+
 	it('refuses more files than allowed with 413', async () => {
 		const parts = Array.from({ length: LIMITS.maxFiles + 1 }, () => ({ name: 'file', filename: 'x.png', body: IMAGES.png }))
 		const { body, contentType } = multipart(parts)
@@ -88,6 +104,28 @@ describe('multipart intake [R34, R43] (upload size limits)', () => {
 		}
 		const { body, contentType } = multipart([{ name: 'image', filename: 'a.png', body: IMAGES.png }])
 		expect(await refusal(receiveFiles(uploadRequest(body, contentType), LIMITS))).toMatchObject({ status: 400, code: 'UNEXPECTED_PART' })
+	})
+
+	it('reads a form of fields and files (the new product’s), skipping a file input left empty, within its field limits [R34, R43]', async () => {
+		const limits = { ...LIMITS, maxFields: 3, maxFieldBytes: 16 }
+		const { body, contentType } = multipart([
+			{ name: 'title', body: 'Mug' },
+			{ name: 'file', filename: 'a.png', type: 'image/png', body: IMAGES.png },
+			{ name: 'file', filename: '', type: 'application/octet-stream', body: '' },
+			{ name: 'slug', body: 'mug' },
+		])
+		const form = await receiveForm(uploadRequest(body, contentType), limits)
+		expect(form.fields).toEqual([
+			['title', 'Mug'],
+			['slug', 'mug'],
+		])
+		expect(form.files.map((file) => file.equals(IMAGES.png))).toEqual([true])
+		const long = multipart([{ name: 'title', body: 'x'.repeat(17) }])
+		expect(await refusal(receiveForm(uploadRequest(long.body, long.contentType), limits))).toEqual({ status: 413, code: 'FIELD_TOO_LARGE' })
+		const many = multipart(['a', 'b', 'c', 'd'].map((name) => ({ name, body: '1' })))
+		expect(await refusal(receiveForm(uploadRequest(many.body, many.contentType), limits))).toEqual({ status: 413, code: 'TOO_MANY_FIELDS' })
+		const image = multipart([{ name: 'photo', filename: 'a.png', body: IMAGES.png }])
+		expect(await refusal(receiveForm(uploadRequest(image.body, image.contentType), limits))).toMatchObject({ status: 400, code: 'UNEXPECTED_PART' })
 	})
 
 	it('answers 415 to a body that is not multipart, and 400 to one with no file', async () => {

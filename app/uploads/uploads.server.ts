@@ -51,6 +51,12 @@ export function uploadsRepository(db: Db, viewer: Viewer, storage: ObjectStorage
 		 * entry in one transaction: a request is stored whole or not at all [R34]. When a write
 		 * or the transaction fails, what was written is removed (undoUploadRequest).
 		 */
+		/** The checks storeAll makes first (type from the bytes, size, SVG), without storing anything. */
+		async checkAll(files: Buffer[]) {
+			requireAdminViewer(viewer)
+			for (const [index, bytes] of files.entries()) await check(bytes, index + 1)
+		},
+
 		async storeAll(files: Buffer[]): Promise<StoredUpload[]> {
 			const admin = requireAdminViewer(viewer)
 			const checked: Checked[] = []
@@ -108,6 +114,10 @@ export function uploadsRepository(db: Db, viewer: Viewer, storage: ObjectStorage
 			const admin = requireAdminViewer(viewer)
 			const row = await scoped(key)
 			if (!row) return false
+			// [R120] Deleting the logo's image would leave the header pointing at nothing.
+			if (await db.store.findFirst({ where: { id: admin.storeId, logoKey: row.key }, select: { id: true } })) {
+				throw new UploadError(409, 'IN_USE_AS_LOGO', "This image is the store's logo: remove it as the logo in Store profile first.")
+			}
 			// The object goes first (deleting a missing one is no error): a storage that cannot be
 			// changed now leaves the row and the file as they were, with a clear refusal; a row
 			// whose object is gone is left only by a failed commit, and a retry completes it.
@@ -149,8 +159,9 @@ function requireAdminViewer(viewer: Viewer): AdminViewer {
 	return viewer
 }
 
-/** Whether shoppers may see the object: it is in the gallery of an active Product of this Store. */
+/** Whether shoppers may see the object: the Store's logo [R120], or in the gallery of an active Product of this Store. */
 async function isShownOnStorefront(db: Db, storeId: string, key: string): Promise<boolean> {
+	if (await db.store.findFirst({ where: { id: storeId, logoKey: key }, select: { id: true } })) return true
 	const product = await db.product.findFirst({
 		where: { storeId, status: 'active', OR: [{ imageKey: key }, { images: { some: { key } } }] },
 		select: { id: true },

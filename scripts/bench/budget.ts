@@ -126,6 +126,7 @@ export async function benchBudget(options: Options) {
 		const guest = cookieHeader(first.headers)
 		const cart = await cartOfThree(store)
 		const adminCookie = await postForm(store.base, '/sign-in', benchAdmin)
+		const collection = await kitchenCollection(store, adminCookie)
 		const customer = { name: 'Bench Shopper', email: 'budget-shopper@example.com', password: `budget-${Date.now()}-Passphrase` }
 		await postForm(store.base, '/sign-up', customer)
 		// A returning shopper signs in: the browser already holds its guestId cookie.
@@ -139,12 +140,20 @@ export async function benchBudget(options: Options) {
 		for (const base of [baseline.base, store.base]) {
 			await autocannon({ url: `${base}/products/canvas-tote`, connections, duration: 2, headers: { cookie: guest } })
 			await autocannon({ url: `${base}/`, connections, duration: 2, headers: { cookie: guest } })
+			await autocannon({ url: `${base}${SEARCH}`, connections, duration: 1, headers: { cookie: guest } })
+			await autocannon({ url: `${base}${collection}`, connections, duration: 1, headers: { cookie: guest } })
 		}
 		await autocannon({ url: `${store.base}/sign-in`, connections: STORM, duration: 2, ...signIn })
 
 		const pageRows = {
 			home: { baseline: [] as Row[], store: [] as Row[], firstVisit: [] as Row[] },
 			product: { baseline: [] as Row[], store: [] as Row[], firstVisit: [] as Row[] },
+		}
+		// The catalog's other pages, as a returning shopper reads them (the first visit's extra cost
+		// is the guest cookie, measured on the rows above).
+		const catalogRows = {
+			search: { baseline: [] as Row[], store: [] as Row[] },
+			collection: { baseline: [] as Row[], store: [] as Row[] },
 		}
 		const storeOnly: Record<string, Row[]> = { cart: [], notFound: [], adminOrders: [], signIn: [] }
 		const scrypt: number[] = []
@@ -161,6 +170,10 @@ export async function benchBudget(options: Options) {
 			pageRows.product.baseline.push(await run(`${baseline.base}/products/canvas-tote`))
 			pageRows.product.store.push(await run(`${store.base}/products/canvas-tote`, guest))
 			pageRows.product.firstVisit.push(await run(`${store.base}/products/canvas-tote`))
+			catalogRows.search.baseline.push(await run(`${baseline.base}${SEARCH}`))
+			catalogRows.search.store.push(await run(`${store.base}${SEARCH}`, guest))
+			catalogRows.collection.baseline.push(await run(`${baseline.base}${collection}`))
+			catalogRows.collection.store.push(await run(`${store.base}${collection}`, guest))
 			storeOnly.cart!.push(await run(`${store.base}/cart`, cart))
 			storeOnly.notFound!.push(await run(`${store.base}/no-such-page`, guest))
 			storeOnly.adminOrders!.push(await run(`${store.base}/admin/orders`, adminCookie))
@@ -193,6 +206,20 @@ export async function benchBudget(options: Options) {
 					storeRow('first visit (no cookie)', f),
 				]
 			}),
+			...(
+				[
+					['GET /search?q=linen (guest)', catalogRows.search],
+					['GET /collections/kitchen (guest, 3 products)', catalogRows.collection],
+				] as const
+			).flatMap(([label, { baseline: b, store: s }]) => [
+				{ row: `${label}: baseline`, 'req/s min/med/max': fmt(reqs(b)), 'p99 ms min/med/max': fmt(p99s(b)), ratio: '' },
+				{
+					row: `${label}: store, returning`,
+					'req/s min/med/max': fmt(reqs(s)),
+					'p99 ms min/med/max': fmt(p99s(s)),
+					ratio: `req/s ${pairedRatio(reqs(s), reqs(b))}, p99 ${pairedRatio(p99s(s), p99s(b))}`,
+				},
+			]),
 			...(
 				[
 					['GET /cart (3 lines)', storeOnly.cart!],
@@ -281,6 +308,10 @@ export async function benchBudget(options: Options) {
 			`page_returning_p99x=${pairedRatio(p99s(pageRows.home.store), p99s(pageRows.home.baseline))}`,
 			`product_p99x=${pairedRatio(p99s(pageRows.product.firstVisit), p99s(pageRows.product.baseline))}`,
 			`product_returning_p99x=${pairedRatio(p99s(pageRows.product.store), p99s(pageRows.product.baseline))}`,
+			`search/baseline=${pairedRatio(reqs(catalogRows.search.store), reqs(catalogRows.search.baseline))}`,
+			`search_p99x=${pairedRatio(p99s(catalogRows.search.store), p99s(catalogRows.search.baseline))}`,
+			`collection/baseline=${pairedRatio(reqs(catalogRows.collection.store), reqs(catalogRows.collection.baseline))}`,
+			`collection_p99x=${pairedRatio(p99s(catalogRows.collection.store), p99s(catalogRows.collection.baseline))}`,
 			`signin/scrypt=${pairedRatio(reqs(storeOnly.signIn!), scrypt)}`,
 			`storm_healthz_p99_ms=${storm.healthzP99}`,
 			`storm_over_idle_ms=${storm.rows.map((row) => row['p99 above idle ms']).join('/')}`,
@@ -311,6 +342,32 @@ async function checkoutBurstsOnPostgres() {
 		await store.stop()
 		await dropTestDatabase(database.name)
 	}
+}
+
+/** A search that finds one product in each app (the store's full-text index, the baseline's filter). */
+const SEARCH = '/search?q=linen'
+
+/**
+ * The store's "kitchen" collection of three demo products, made through Store Admin's own forms;
+ * the baseline has one of three too (scripts/bench/baseline/app/catalog.ts). Returns its path.
+ */
+async function kitchenCollection(store: Server, adminCookie: string) {
+	const post = async (path: string, fields: Record<string, string>) => {
+		const response = await fetch(`${store.base}${path}`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { cookie: adminCookie, origin: store.base },
+			body: new URLSearchParams(fields),
+		})
+		if (response.status !== 302) throw new Error(`${path} answered ${response.status}`)
+		return response.headers.get('location') ?? ''
+	}
+	const at = await post('/admin/collections', { title: 'Kitchen', slug: 'kitchen', description: '' })
+	for (const slug of ['enamel-mug', 'linen-napkins', 'field-notebook']) {
+		const html = await (await fetch(`${store.base}/products/${slug}`)).text()
+		await post(`${at}?intent=add`, { productId: /name="productId" value="([^"]+)"/.exec(html)?.[1] ?? '' })
+	}
+	return '/collections/kitchen'
 }
 
 async function cartOfThree(store: Server) {

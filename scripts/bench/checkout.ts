@@ -26,7 +26,7 @@ const form = (email: string) =>
 async function guestsWithCarts(server: Server, count: number) {
 	const db = createDb(server.databaseUrl)
 	try {
-		await db.product.updateMany({ data: { stock: 1_000_000 } })
+		await db.productVariant.updateMany({ data: { stock: 1_000_000 } })
 	} finally {
 		await db.$disconnect()
 	}

@@ -40,11 +40,20 @@ async function prepare(db: Db) {
 			secretBox: sealSecret({ secretKey: 'sk_test_bench', webhookSecret: secret }, connectionScope(store.id, 'stripe')),
 		},
 	})
-	const product = await db.product.create({ data: { storeId: store.id, slug: 'bench', title: 'Bench', priceMinor: 100, stock: 1_000_000, status: 'active' } })
+	const product = await db.product.create({
+		data: {
+			storeId: store.id,
+			slug: 'bench',
+			title: 'Bench',
+			priceMinor: 100,
+			status: 'active',
+			variants: { create: { storeId: store.id, priceMinor: 100, stock: 1_000_000 } },
+		},
+	})
 	const orderIds: string[] = []
 	for (let i = 0; i < ORDERS; i++) {
 		const guest = { kind: 'guest' as const, storeId: store.id, guestId: randomUUID() }
-		await cartRepository(db, guest).add(product.id, 1)
+		await cartRepository(db, guest).add({ productId: product.id, quantity: 1 })
 		const { order } = await placeOrder({ db, viewer: guest, details: DETAILS, connectionHandle: 'stripe', idempotencyKey: randomUUID() })
 		// What checkout records when it starts the payment: events reconcile against it.
 		await recordProviderRef(scope, { orderId: order.id, providerRef: `cs_bench_${order.id}` })

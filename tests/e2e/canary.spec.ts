@@ -246,9 +246,13 @@ async function checkout(client: APIRequestContext, email: string, payment: strin
 	const product = /href="(\/products\/[^"]+)"/.exec(await home.text())?.[1]
 	expect(product, 'the demo catalog has a product').toBeTruthy()
 	const page = await send(client, 'GET', product!)
-	const productId = productIdOf(await page.text())
+	const html = await page.text()
+	const productId = productIdOf(html)
 	expect(productId).toBeTruthy()
-	await send(client, 'POST', '/cart', { form: { intent: 'add', productId: productId!, quantity: '1' }, headers: formHeaders() })
+	// The variant the page offers first (a product of several variants needs one chosen).
+	const variantId = /<input(?![^>]*disabled)[^>]*name="variantId"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? ''
+	expect(variantId, 'the product page offers a variant').toBeTruthy()
+	await send(client, 'POST', '/cart', { form: { intent: 'add', productId: productId!, variantId, quantity: '1' }, headers: formHeaders() })
 	const form = await send(client, 'GET', '/checkout')
 	const idempotencyKey = idempotencyKeyOf(await form.text())
 	expect(idempotencyKey, 'the checkout form renders its key').toBeTruthy()
@@ -291,6 +295,8 @@ test('no secret reaches the browser build, a response or the log, and the log is
 		await crawl(guest, [
 			'/',
 			'/search?q=canvas',
+			'/policies/shipping',
+			'/theme.css',
 			'/cart',
 			'/checkout',
 			'/newsletter',

@@ -6,7 +6,9 @@
 import { type Page } from '@playwright/test'
 import { expect, serverOrigin, test } from './support/fixtures.ts'
 
+/** The prices on the cards, once the page has them (without JavaScript a sort is a new page load). */
 async function cardPrices(page: Page) {
+	await expect(page.locator('.product-card .price').first()).toBeVisible()
 	const texts = await page.locator('.product-card .price').allTextContents()
 	return texts.map((text) => Number(text.replace(/[^0-9.]/g, '')))
 }

@@ -29,8 +29,14 @@ for (const javaScriptEnabled of [true, false]) {
 		const slug = `gallery-${randomUUID().slice(0, 8)}`
 		await admin.getByLabel('Title').fill('Gallery lamp')
 		await admin.getByLabel(/^Slug/).fill(slug)
-		await admin.getByLabel('Price').fill('45')
-		await admin.getByLabel('Stock').fill('4')
+		await admin
+			.getByRole('group', { name: 'New variant 1' })
+			.getByLabel(/^Price/)
+			.fill('45')
+		await admin
+			.getByRole('group', { name: 'New variant 1' })
+			.getByLabel(/^Stock/)
+			.fill('4')
 		await admin.getByLabel('Status').selectOption('active')
 		await admin.getByRole('button', { name: 'Create product' }).click()
 		await expect(admin.getByTestId('gallery-empty')).toBeVisible()
@@ -71,7 +77,7 @@ for (const javaScriptEnabled of [true, false]) {
 test("another Store's image key, an unknown image and a non-image are refused, changing nothing [R112]", async ({ request }) => {
 	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
 	const created = await request.post('/admin/products/new', {
-		form: { title: 'Refusals', slug: `refusals-${randomUUID().slice(0, 8)}`, description: '', price: '1', stock: '1', status: 'draft' },
+		form: { title: 'Refusals', slug: `refusals-${randomUUID().slice(0, 8)}`, description: '', 'variant.0.price': '1', 'variant.0.stock': '1', status: 'draft' },
 		maxRedirects: 0,
 	})
 	expect(created.status()).toBe(302)
@@ -89,4 +95,47 @@ test("another Store's image key, an unknown image and a non-image are refused, c
 	const page = await request.get(product)
 	expect(await page.text()).toContain('No images yet')
 	expect((await request.get(`${serverOrigin()}/media/${foreign}`)).status()).toBe(404)
+})
+
+test('a photo is offered in smaller copies through srcset: WebP at the width asked, never a width the store does not make [R112]', async ({ request }) => {
+	const sharp = (await import('sharp')).default
+	const photo = await sharp({ create: { width: 1000, height: 750, channels: 3, background: '#2a6f97' } })
+		.png()
+		.toBuffer()
+	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
+	const slug = `photo-${randomUUID().slice(0, 8)}`
+	const created = await request.post('/admin/products/new', {
+		multipart: {
+			title: 'Harbour photo',
+			slug,
+			description: '',
+			status: 'active',
+			'variant.0.price': '12',
+			'variant.0.stock': '3',
+			file: { name: 'harbour.png', mimeType: 'image/png', buffer: photo },
+		},
+		maxRedirects: 0,
+	})
+	expect(created.status()).toBe(302)
+	const page = await (await request.get(`/products/${slug}`)).text()
+	const main = /<img class="product-image"[^>]*>/.exec(page)?.[0] ?? ''
+	expect(main).toContain('width="1000"')
+	expect(main).toContain('height="750"')
+	const key = /src="\/media\/([^"?]+)"/.exec(main)?.[1] ?? ''
+	// HTML attribute names are case-insensitive (React writes srcSet).
+	expect(main.toLowerCase()).toContain(
+		`srcset="/media/${key}?w=320 320w, /media/${key}?w=640 640w, /media/${key}?w=960 960w, /media/${key} 1000w"`.toLowerCase(),
+	)
+
+	for (const width of [320, 640, 960]) {
+		const copy = await request.get(`/media/${key}?w=${width}`)
+		expect(copy.status()).toBe(200)
+		expect(copy.headers()['content-type']).toBe('image/webp')
+		expect(await sharp(await copy.body()).metadata()).toMatchObject({ format: 'webp', width, height: (width * 3) / 4 })
+	}
+	// Never wider than the upload.
+	expect((await sharp(await (await request.get(`/media/${key}?w=1280`)).body()).metadata()).width).toBe(1000)
+	for (const width of ['333', '0', '-320', '320.5', 'x', '1'.repeat(40)]) expect((await request.get(`/media/${key}?w=${width}`)).status(), width).toBe(400)
+	// A copy is no way around the storefront check: another Store's key is still not found.
+	expect((await request.get(`/media/stores/another-store/uploads/${'c'.repeat(32)}.png?w=320`)).status()).toBe(404)
 })

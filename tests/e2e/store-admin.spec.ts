@@ -12,17 +12,26 @@ test('an admin uploads an image, creates a product with it, and shoppers see bot
 	await page.goto('/sign-in?redirectTo=%2Fadmin%2Fuploads')
 	await submitSignInForm(page, ADMIN_EMAIL, ADMIN_PASSWORD)
 	await expect(page).toHaveURL('/admin/uploads')
+	// Other specs upload at the same time: the new image is the PNG that was not there before.
+	const shown = () => page.locator('.upload-grid img').evaluateAll((all) => all.map((img) => img.getAttribute('src') ?? ''))
+	const before = new Set(await shown())
 	await page.getByLabel(/Images/).setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: IMAGES.png })
 	await page.getByRole('button', { name: 'Upload' }).click()
 	await expect(page.getByTestId('flash')).toHaveText('1 image uploaded.')
-	const key = (await page.locator('.upload-grid img').first().getAttribute('src'))!.replace('/media/', '')
+	const key = (await shown()).find((src) => !before.has(src) && src.endsWith('.png'))!.replace('/media/', '')
 
 	const slug = `poster-${randomUUID().slice(0, 8)}`
 	await page.goto('/admin/products/new')
 	await page.getByLabel('Title').fill('Harbour poster')
 	await page.getByLabel(/^Slug/).fill(slug)
-	await page.getByLabel('Price').fill('19.90')
-	await page.getByLabel('Stock').fill('7')
+	await page
+		.getByRole('group', { name: 'New variant 1' })
+		.getByLabel(/^Price/)
+		.fill('19.90')
+	await page
+		.getByRole('group', { name: 'New variant 1' })
+		.getByLabel(/^Stock/)
+		.fill('7')
 	await page.getByLabel('Status').selectOption('active')
 	await page.getByRole('button', { name: 'Create product' }).click()
 	await expect(page.getByTestId('flash')).toContainText('created')
@@ -116,7 +125,7 @@ test('a customer reaches none of Store Admin, and a storeId in the body is refus
 		expect(response?.status(), path).toBe(403)
 	}
 	const refused = await page.request.post('/admin/products/new', {
-		form: { title: 'x', slug: 'x', description: '', price: '1', stock: '1', status: 'active', imageKey: '' },
+		form: { title: 'x', slug: 'x', description: '', 'variant.0.price': '1', 'variant.0.stock': '1', status: 'active', imageKey: '' },
 		headers: { Origin: serverOrigin() },
 		maxRedirects: 0,
 	})
@@ -125,13 +134,13 @@ test('a customer reaches none of Store Admin, and a storeId in the body is refus
 	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
 	const slug = `inj-${randomUUID().slice(0, 8)}`
 	const injected = await request.post('/admin/products/new', {
-		form: { title: 'x', slug, description: '', price: '1', stock: '1', status: 'active', imageKey: '', storeId: 'another-store' },
+		form: { title: 'x', slug, description: '', 'variant.0.price': '1', 'variant.0.stock': '1', status: 'active', imageKey: '', storeId: 'another-store' },
 		maxRedirects: 0,
 	})
 	expect(injected.status()).toBe(400)
 	for (const price of ['-1', '1.999', 'abc', '1e3']) {
 		const bad = await request.post('/admin/products/new', {
-			form: { title: 'x', slug, description: '', price, stock: '1', status: 'active', imageKey: '' },
+			form: { title: 'x', slug, description: '', 'variant.0.price': price, 'variant.0.stock': '1', status: 'active', imageKey: '' },
 			maxRedirects: 0,
 		})
 		expect(bad.status(), price).toBe(400)

@@ -115,7 +115,9 @@ export async function expectOrdersWhole(db: Db, storeId: string, initialStock: M
 	const numbers = orders.map((order) => order.number)
 	expect(new Set(numbers).size, 'order numbers are unique').toBe(numbers.length)
 	for (const [productId, initial] of initialStock) {
-		const { stock } = await db.product.findUniqueOrThrow({ where: { id: productId }, select: { stock: true } })
+		// Every product here is sold as one variant: its stock is the product's.
+		const { _sum } = await db.productVariant.aggregate({ where: { productId }, _sum: { stock: true } })
+		const stock = _sum.stock ?? 0
 		const sold = orders
 			.filter((order) => order.status !== 'cancelled')
 			.flatMap((order) => order.lines)

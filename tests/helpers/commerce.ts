@@ -3,21 +3,61 @@ import type { Db } from '../../app/data/db.server'
 import type { GuestViewer, UserViewer } from '../../app/data/viewer'
 import { ensureOfflineConnection } from '../../app/payments/connections.server'
 import { unverifiedScope } from '../../app/data/scope'
+import { variantRow, type VariantInput } from '../../app/catalog/variants'
 
-/** An active Product of `storeId` with a unique slug. */
-export function createProduct(db: Db, storeId: string, data: Partial<{ title: string; priceMinor: number; stock: number; status: string }> = {}) {
+/** An active Product of `storeId` with a unique slug, sold as one variant (`variantId`). */
+export async function createProduct(db: Db, storeId: string, data: Partial<{ title: string; priceMinor: number; stock: number; status: string }> = {}) {
 	const slug = `p-${randomUUID().slice(0, 12)}`
-	return db.product.create({
+	const priceMinor = data.priceMinor ?? 1500
+	const product = await db.product.create({
 		data: {
 			storeId,
 			slug,
 			title: data.title ?? `Product ${slug}`,
-			priceMinor: data.priceMinor ?? 1500,
-			stock: data.stock ?? 10,
+			priceMinor,
 			status: data.status ?? 'active',
+			variants: { create: { storeId, priceMinor, stock: data.stock ?? 10 } },
 		},
-		select: { id: true, slug: true, title: true, priceMinor: true },
+		select: { id: true, slug: true, title: true, priceMinor: true, variants: { select: { id: true } } },
 	})
+	const { variants, ...rest } = product
+	return { ...rest, variantId: variants[0]!.id }
+}
+
+/** A Product with options and one variant per combination given, in order [R121]. */
+export async function createProductWithVariants(
+	db: Db,
+	storeId: string,
+	{
+		optionNames,
+		variants,
+		status = 'active',
+	}: { optionNames: string[]; variants: Array<{ values: string[]; priceMinor: number; stock: number; sku?: string }>; status?: string },
+) {
+	const slug = `p-${randomUUID().slice(0, 12)}`
+	const product = await db.product.create({
+		data: {
+			storeId,
+			slug,
+			title: `Product ${slug}`,
+			status,
+			optionNames: JSON.stringify(optionNames),
+			priceMinor: Math.min(...variants.map((variant) => variant.priceMinor)),
+			variants: {
+				create: variants.map(({ values, sku = null, ...variant }, position) => ({
+					...variantRow({ ...variant, optionValues: values, sku }, position),
+					storeId,
+				})),
+			},
+		},
+		select: { id: true, slug: true, title: true, variants: { orderBy: { position: 'asc' }, select: { id: true, title: true } } },
+	})
+	return product
+}
+
+/** The stock of a variant now. */
+export async function stockOf(db: Db, variantId: string) {
+	return (await db.productVariant.findUniqueOrThrow({ where: { id: variantId }, select: { stock: true } })).stock
 }
 
 export const newGuest = (storeId: string): GuestViewer => ({ kind: 'guest', storeId, guestId: randomUUID() })
@@ -44,4 +84,13 @@ export const DETAILS = {
 
 export async function offline(db: Db, storeId: string) {
 	return ensureOfflineConnection(unverifiedScope(db, storeId))
+}
+
+/** What Store Admin's form gives for a product sold as one variant (no options). */
+export function singleVariantInput<T extends { priceMinor: number; stock: number; imageKey?: string | null }>({
+	priceMinor,
+	stock,
+	...product
+}: T): Omit<T, 'priceMinor' | 'stock'> & { optionNames: string[]; variants: VariantInput[] } {
+	return { ...product, optionNames: [], variants: [{ optionValues: [], sku: null, priceMinor, stock, imageKey: null }] }
 }

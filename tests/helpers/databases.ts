@@ -10,7 +10,7 @@ import { createDb, type Db } from '../../app/data/db.server'
 import { installSignInHooks } from '../../app/repositories.server'
 import { ensureRuntimeStore, runtimeStoreId } from '../../app/data/runtime-store.server'
 import { migrateDatabase } from '../../scripts/lib/migrate'
-import { createTestDatabase, dropTestDatabase } from './postgres'
+import { createTestDatabase, createTestDatabaseFrom, dropTestDatabase } from './postgres'
 
 // Sign-in in tests merges the guest cart as the server does: the commerce hooks auth is given.
 installSignInHooks()
@@ -69,10 +69,19 @@ export async function signUpCustomer(auth: Auth, email = uniqueEmail()) {
  * Store-wide settings other test files running at the same time must not see. `close()` drops it.
  */
 export async function openPrivateTestDatabase(provider: DatabaseProvider): Promise<TestDatabase & { close(): Promise<void> }> {
+	// A copy of the run's migrated template (tests/setup/databases.global.ts), or migrated here
+	// when no global setup made one.
+	const template = inject('databaseTemplates')
 	const dir = provider === 'sqlite' ? mkdtempSync(join(tmpdir(), 'store-private-')) : null
-	const pgDatabase = provider === 'postgresql' ? await createTestDatabase('store_private') : null
+	const pgDatabase =
+		provider === 'postgresql'
+			? template
+				? await createTestDatabaseFrom('store_private', template.postgresql)
+				: await createTestDatabase('store_private')
+			: null
 	const url = pgDatabase ? pgDatabase.url : `file:${join(dir ?? '', 'store.db')}`
-	migrateDatabase(url, { quiet: true })
+	if (template && dir) copyFileSync(template.sqlite, join(dir, 'store.db'))
+	if (!template) migrateDatabase(url, { quiet: true })
 	const db = createDb(url)
 	await ensureRuntimeStore(db)
 	const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: url })

@@ -28,7 +28,7 @@ export function multipart(parts: Array<{ name: string; filename?: string; type?:
 	const boundary = `----store-test-${Math.random().toString(16).slice(2)}`
 	const chunks: Buffer[] = []
 	for (const part of parts) {
-		const disposition = part.filename ? `form-data; name="${part.name}"; filename="${part.filename}"` : `form-data; name="${part.name}"`
+		const disposition = part.filename !== undefined ? `form-data; name="${part.name}"; filename="${part.filename}"` : `form-data; name="${part.name}"`
 		chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n`))
 		if (part.type) chunks.push(Buffer.from(`Content-Type: ${part.type}\r\n`))
 		chunks.push(Buffer.from('\r\n'), Buffer.isBuffer(part.body) ? part.body : Buffer.from(part.body), Buffer.from('\r\n'))

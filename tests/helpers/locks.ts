@@ -4,8 +4,8 @@ import { createDb } from '../../app/data/db.server'
 class Rollback extends Error {}
 
 /**
- * Another connection writes `productId`'s row in a transaction and keeps it open: on
- * PostgreSQL that row stays locked, on SQLite the whole database stays write-locked (so use
+ * Another connection writes `productId`'s row and its variants' rows (where stock is taken) in a
+ * transaction and keeps it open: on PostgreSQL those rows stay locked, on SQLite the whole database stays write-locked (so use
  * a database of the test's own there). The returned function rolls it back: nothing it did
  * is kept.
  */
@@ -19,6 +19,7 @@ export async function holdRowLock(url: string, productId: string) {
 		.$transaction(
 			async (tx) => {
 				await tx.product.update({ where: { id: productId }, data: { title: `locked-${randomUUID()}` } })
+				await tx.productVariant.updateMany({ where: { productId }, data: { updatedAt: new Date() } })
 				locked()
 				await released
 				throw new Rollback()

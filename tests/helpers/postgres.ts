@@ -37,7 +37,38 @@ export async function createTestDatabase(prefix: string) {
 	return { name, url: testDatabaseUrl(name) }
 }
 
+/**
+ * A new database copied from `template` (CREATE DATABASE … TEMPLATE): the template's schema and
+ * rows, without running its migrations again. Nobody may be connected to the template meanwhile;
+ * two copies made at the same moment may meet PostgreSQL's "being accessed by other users", so
+ * that one answer is tried again.
+ */
+export async function createTestDatabaseFrom(prefix: string, template: string) {
+	if (!SAFE_NAME.test(template)) throw new Error(`unsafe database name: ${template}`)
+	const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`
+	if (!SAFE_NAME.test(name)) throw new Error(`unsafe database name: ${name}`)
+	for (let attempt = 1; ; attempt++) {
+		try {
+			await withAdmin((client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`))
+			return { name, url: testDatabaseUrl(name) }
+		} catch (error) {
+			if (attempt >= 20 || !/being accessed by other users/.test((error as Error).message)) throw error
+			await new Promise((resolve) => setTimeout(resolve, 100 * attempt))
+		}
+	}
+}
+
 export async function dropTestDatabase(name: string) {
 	if (!SAFE_NAME.test(name)) throw new Error(`unsafe database name: ${name}`)
 	await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`))
+}
+
+/**
+ * A database for an end-to-end store process: a copy of the run's migrated template when
+ * tests/playwright.config.ts made one (E2E_PG_TEMPLATE), so the store's init finds its migrations
+ * applied; otherwise an empty one that init migrates.
+ */
+export function createStoreDatabase(prefix: string) {
+	const template = process.env.E2E_PG_TEMPLATE
+	return template ? createTestDatabaseFrom(prefix, template) : createTestDatabase(prefix)
 }

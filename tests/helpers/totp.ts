@@ -62,7 +62,7 @@ const spent = new Map<string, Set<string>>()
 /**
  * A code valid right now (better-auth accepts the current step and one either side) that this
  * test run has not used yet: the store accepts each code once (ASVS 6.5.1). Waits for the next
- * 30 s step only when all three are spent. The code is marked as used.
+ * 30 s step only when every code it may hand out is spent. The code is marked as used.
  */
 export async function unusedTotp(base32Secret: string): Promise<string> {
 	const used = spent.get(base32Secret) ?? new Set<string>()
@@ -71,9 +71,10 @@ export async function unusedTotp(base32Secret: string): Promise<string> {
 		const step = Math.floor(Date.now() / 30_000)
 		const key = base32Decode(base32Secret)
 		// A code stays valid until the end of the step after its own, so the current and the next
-		// step's codes have 30 s or more to live; the previous step's only in the first 5 s of this
-		// one, so a code is never handed out with seconds to spare before a slow sign-in uses it.
-		const offsets = Date.now() % 30_000 < 5_000 ? [0, 1, -1] : [0, 1]
+		// step's codes have 30 s or more to live; the previous step's only in the first half of this
+		// one (15 s or more left), so a code is never handed out with seconds to spare before a slow
+		// sign-in uses it, and a test waits for the next step less often.
+		const offsets = Date.now() % 30_000 < 15_000 ? [0, 1, -1] : [0, 1]
 		for (const offset of offsets) {
 			const code = hotp(key, step + offset)
 			if (!used.has(code)) {

@@ -29,7 +29,8 @@ describe.each(PROVIDERS)('checkout under contention over HTTP on %s [R67]', (pro
 		await t?.close()
 	})
 
-	const stockOf = async (id: string) => (await t.db.product.findUniqueOrThrow({ where: { id }, select: { stock: true } })).stock
+	// Every product here is sold as one variant: its stock is the product's.
+	const stockOf = async (id: string) => (await t.db.productVariant.aggregate({ where: { productId: id }, _sum: { stock: true } }))._sum.stock ?? 0
 	const soldOf = async (id: string) => (await t.db.orderLine.aggregate({ where: { productId: id }, _sum: { quantity: true } }))._sum.quantity ?? 0
 
 	it('48 guests buying different products at once: 48 Orders, no 5xx, 48 consecutive numbers [R67]', async () => {
@@ -119,19 +120,19 @@ describe.each(PROVIDERS)('checkout under contention over HTTP on %s [R67]', (pro
 		const admin = new Guest(store.origin)
 		expect((await admin.send('/sign-in', { email: store.admin.email, password: store.admin.password, redirectTo: '' })).status).toBe(302)
 		const slug = `dear-${randomUUID().slice(0, 8)}`
-		const product = { title: 'Dear', slug, description: '', stock: '5', status: 'active', imageKey: '' }
+		const product = { title: 'Dear', slug, description: '', 'variant.0.stock': '5', status: 'active', imageKey: '' }
 		for (const price of ['9999999.99', '1000000', 'abc', '-1', '1e3']) {
-			const refused = await admin.send('/admin/products/new', { ...product, price })
+			const refused = await admin.send('/admin/products/new', { ...product, 'variant.0.price': price })
 			expect(refused.status, price).toBe(400)
 			expect(await refused.text(), price).toMatch(/field-error[^>]*>Enter a price/)
 		}
 		expect(await t.db.product.count({ where: { storeId: t.storeId, slug } })).toBe(0)
-		expect((await admin.send('/admin/products/new', { ...product, price: '999999.99' })).status).toBe(302)
+		expect((await admin.send('/admin/products/new', { ...product, 'variant.0.price': '999999.99' })).status).toBe(302)
 		expect((await t.db.product.findFirstOrThrow({ where: { storeId: t.storeId, slug }, select: { priceMinor: true } })).priceMinor).toBe(MAX_UNIT_PRICE_MINOR)
 
 		// A price from before the limits, still in the database: no cart or Order may total 3 × of it.
 		const legacy = await createProduct(t.db, t.storeId, { stock: 9 })
-		await t.db.product.update({ where: { id: legacy.id }, data: { priceMinor: 999_999_999 } })
+		await t.db.productVariant.update({ where: { id: legacy.variantId }, data: { priceMinor: 999_999_999 } })
 		const guest = new Guest(store.origin)
 		const refusedAdd = await guest.send('/cart', { intent: 'add', productId: legacy.id, quantity: '3' })
 		expect(refusedAdd.status).toBe(409)
@@ -144,7 +145,7 @@ describe.each(PROVIDERS)('checkout under contention over HTTP on %s [R67]', (pro
 			update: {},
 			select: { id: true },
 		})
-		await t.db.cartLine.create({ data: { cartId: cart.id, productId: legacy.id, quantity: 3 } })
+		await t.db.cartLine.create({ data: { cartId: cart.id, productId: legacy.id, variantId: legacy.variantId, quantity: 3 } })
 		const form = await guest.checkoutForm('dear@example.com')
 		const extras: Array<Record<string, string>> = [{ storeId: 'another-store' }, { number: '1' }, { total: '1' }]
 		for (const extra of extras) {

@@ -1,27 +1,15 @@
-import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PROVIDERS } from '../../../tests/helpers/databases'
+import { migrateUpTo } from '../../../tests/helpers/migrations'
 import { subscribersOf } from '../../../tests/helpers/newsletter'
 import { createTestDatabase, dropTestDatabase } from '../../../tests/helpers/postgres'
 import { createDb } from '../../data/db.server'
 import { migrateDatabase } from '../../../scripts/lib/migrate'
 
 const MOVE = '20261125000300_modules_newsletter'
-
-/** Applies the migrations before the move only, from a copy of the folder without the later ones. */
-function migrateUpTo(url: string, engine: string, root: string) {
-	cpSync('prisma', root, { recursive: true })
-	for (const name of readdirSync(join(root, engine, 'migrations')))
-		if (/^\d{14}_/.test(name) && name >= MOVE) rmSync(join(root, engine, 'migrations', name), { recursive: true })
-	const result = spawnSync(process.execPath, ['node_modules/prisma/build/index.js', 'migrate', 'deploy', '--schema', join(root, engine, 'schema.prisma')], {
-		env: { ...process.env, DATABASE_URL: url, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
-		encoding: 'utf8',
-	})
-	if (result.status !== 0) throw new Error(`${result.stdout}\n${result.stderr}`)
-}
 
 describe.each(PROVIDERS)('the newsletter moves into its Module on %s, keeping every address [R31]', (provider) => {
 	it('copies confirmed, pending and unsubscribed addresses with their times into mod_newsletter, and drops the old table', async () => {
@@ -30,7 +18,7 @@ describe.each(PROVIDERS)('the newsletter moves into its Module on %s, keeping ev
 		const url = pg ? pg.url : `file:${join(root, 'store.db')}`
 		let db = createDb(url)
 		try {
-			migrateUpTo(url, provider, join(root, 'prisma'))
+			migrateUpTo(url, provider, join(root, 'prisma'), MOVE)
 			const storeId = 'store-before-the-move'
 			await db.$executeRawUnsafe(`INSERT INTO "stores" ("id", "handle", "name", "updatedAt") VALUES ('${storeId}', 'main', 'Shop', CURRENT_TIMESTAMP)`)
 			// The times as each engine's Prisma client wrote them: TIMESTAMP(3) in UTC, or SQLite's ISO text (older files: epoch milliseconds).

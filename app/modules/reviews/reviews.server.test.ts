@@ -22,7 +22,7 @@ describe.each(PROVIDERS)('product reviews on %s [R31]', (provider) => {
 	}
 	/** An Order of `viewer` for `product`, left in `status`. */
 	const bought = async (viewer: UserViewer, status: string, what = product) => {
-		await cartRepository(t.db, viewer).add(what.id, 1)
+		await cartRepository(t.db, viewer).add({ productId: what.id, quantity: 1 })
 		const { order } = await placeOrder({
 			db: t.db,
 			viewer,

@@ -38,7 +38,7 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 	async function placed(handle: string) {
 		const product = await createProduct(t.db, t.storeId, { priceMinor: 5000 })
 		const guest = newGuest(t.storeId)
-		await cartRepository(t.db, guest).add(product.id, 1)
+		await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
 		return (await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: handle, idempotencyKey: randomUUID() })).order
 	}
 	/** A Stripe Order whose Checkout Session the store started (and recorded), and the PaymentIntent Stripe will create. */

@@ -60,7 +60,7 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		if (storeId !== t.storeId) await offline(t.db, storeId)
 		const product = await createProduct(t.db, storeId, { priceMinor: 5000 })
 		const guest = newGuest(storeId)
-		await cartRepository(t.db, guest).add(product.id, 1)
+		await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
 		const { order } = await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: handle, idempotencyKey: randomUUID() })
 		return order
 	}

@@ -156,7 +156,7 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 					</>
 				) : null}
 			</p>
-			<OrderDetails order={order} />
+			<OrderDetails order={order} showSku />
 			<Timeline entries={order.timeline} noteError={actionData?.fieldErrors?.note} />
 			<ProviderEvents events={order.events} />
 			<div className="card wide danger-zone">

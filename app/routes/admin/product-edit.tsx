@@ -146,7 +146,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
 					</>
 				) : null}
 			</p>
-			<ProductEditor values={product} errors={actionData?.fieldErrors ?? {}} formError={actionData?.formError} submitLabel="Save" />
+			<ProductEditor values={product} images={images} errors={actionData?.fieldErrors ?? {}} formError={actionData?.formError} submitLabel="Save" />
 			<ProductGalleryEditor
 				title={product.title}
 				images={images}

@@ -39,8 +39,17 @@ export default function Products({ loaderData }: Route.ComponentProps) {
 					),
 				},
 				{ header: 'Status', cell: (product) => product.status },
-				{ header: 'Price', cell: (product) => <Price minor={product.priceMinor} /> },
+				{
+					header: 'Price',
+					cell: (product) => (
+						<>
+							{product.variants.some((variant) => variant.priceMinor !== product.priceMinor) ? 'From ' : null}
+							<Price minor={product.priceMinor} />
+						</>
+					),
+				},
 				{ header: 'Stock', cell: (product) => product.stock },
+				{ header: 'Variants', cell: (product) => product.variants.length },
 			]}
 			empty={(filtered) => (total === 0 && !filtered ? 'No products yet. Add your first one.' : 'No product matches.')}
 			pager={{ page, pages, summary: `${total} products` }}

@@ -2,7 +2,12 @@ import { data, Form, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/store'
 import { requireAdmin } from '../../auth/guards.server'
-import { repositoriesFor } from '../../repositories.server'
+import { adminRepositoriesFor, repositoriesFor } from '../../repositories.server'
+import { getConfig } from '../../config/env.server'
+import type { AdminViewer } from '../../data/viewer'
+import { DEFAULT_ACCENT, MAX_POLICY_LENGTH, POLICY_KINDS, POLICY_TITLES } from '../../store/identity'
+import { receiveFiles, UploadError } from '../../uploads/intake.server'
+import { StoreLookEditor } from '../../ui/store-look-editor'
 import { AdminNotEnrolledError } from '../../store/store.server'
 import { STORE_CURRENCIES } from '../../store/currencies'
 import { domainFailure, fields, formFailure, formSchema, parseForm } from '../../security/form.server'
@@ -13,7 +18,8 @@ export const meta = () => [{ title: 'Store profile · Store Admin' }]
 
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
-	return repositoriesFor(admin).store.settings()
+	const [settings, look] = await Promise.all([repositoriesFor(admin).store.settings(), adminRepositoriesFor(admin).identity.look()])
+	return { ...settings, look, maxFileBytes: getConfig().uploads.maxFileBytes }
 }
 
 const storeForm = formSchema({
@@ -24,9 +30,64 @@ const storeForm = formSchema({
 	requireAdminTwoFactor: z.literal('on', { message: 'Tick the box or leave it empty' }).optional(),
 })
 
+const emptyForm = formSchema({})
+const accentForm = formSchema({ accentColor: z.string().max(32, 'Enter a colour like #2747c9.') })
+const policyText = z.string().max(MAX_POLICY_LENGTH, `Use at most ${MAX_POLICY_LENGTH.toLocaleString('en')} characters.`)
+const policiesForm = formSchema({ shipping: policyText, returns: policyText, privacy: policyText })
+/** Three policies at their longest, each character URL-encoded as the 9 bytes of a 3-byte UTF-8 one. */
+const POLICIES_FORM_BYTES = POLICY_KINDS.length * MAX_POLICY_LENGTH * 9 + 4096
+const BACK = '/admin/store#look'
+
+/** [R120] The look's own forms: the logo (multipart, the upload intake's rules), the accent colour, the policy pages. */
+async function lookAction(request: Request, admin: AdminViewer, intent: string) {
+	const repos = adminRepositoriesFor(admin)
+	if (intent === 'logo') {
+		try {
+			const files = await receiveFiles(request, { maxFileBytes: getConfig().uploads.maxFileBytes, maxFiles: 1 })
+			// maxFiles 1: the intake refused a second file (413) before anything was stored.
+			for (const stored of await repos.uploads.storeAll(files)) await repos.identity.setLogo({ key: stored.key, width: stored.width, height: stored.height })
+		} catch (error) {
+			if (!(error instanceof UploadError)) throw error
+			return data(formFailure({ logo: error.message }, error.message), { status: error.status, headers: error.headers })
+		}
+		return redirectWithFlash(BACK, 'Logo saved.')
+	}
+	if (intent === 'remove-logo' || intent === 'reset-accent') {
+		const form = await parseForm(request, emptyForm)
+		if (!form.ok) return data(form, { status: 400 })
+		if (intent === 'remove-logo') await repos.identity.removeLogo()
+		else await repos.identity.setAccent(null)
+		return redirectWithFlash(BACK, intent === 'remove-logo' ? 'Logo removed: the header shows the store name.' : 'The default colours are back.')
+	}
+	if (intent === 'accent') {
+		const form = await parseForm(request, accentForm)
+		if (!form.ok) return data(form, { status: 400 })
+		await repos.identity.setAccent(form.data.accentColor)
+		return redirectWithFlash(BACK, 'Colour applied.')
+	}
+	if (intent === 'policies') {
+		const form = await parseForm(request, policiesForm, { maxBytes: POLICIES_FORM_BYTES })
+		if (!form.ok) return data(form, { status: 400 })
+		await repos.identity.savePolicies(form.data)
+		return redirectWithFlash(BACK, 'Policies published.')
+	}
+	return data(formFailure({}, 'Unknown action.'), { status: 400 })
+}
+
 /** The Store edited is the session's Store; a `storeId` in the body is refused (400). */
 export async function action(args: Route.ActionArgs) {
 	const admin = await requireAdmin(args)
+	const intent = new URL(args.request.url).searchParams.get('intent')
+	if (intent) {
+		try {
+			const answer = await lookAction(args.request, admin, intent)
+			if (answer instanceof Response) throw answer
+			return answer
+		} catch (error) {
+			if (error instanceof Response) throw error
+			return domainFailure(error)
+		}
+	}
 	const form = await parseForm(args.request, storeForm)
 	if (!form.ok) return data(form, { status: 400 })
 	try {
@@ -42,11 +103,17 @@ export async function action(args: Route.ActionArgs) {
 	throw await redirectWithFlash('/admin/store', 'Store profile saved.')
 }
 
+const LOOK_FIELDS = ['logo', 'accentColor', ...POLICY_KINDS]
+
 const currencyNames = new Intl.DisplayNames(['en'], { type: 'currency' })
 
 export default function StoreProfile({ loaderData, actionData }: Route.ComponentProps) {
-	const pending = useNavigation().state === 'submitting'
-	const errors = actionData && !actionData.ok ? actionData : undefined
+	const navigation = useNavigation()
+	const pending = navigation.state === 'submitting' && !navigation.formAction?.includes('intent=')
+	const failed = actionData && !actionData.ok ? actionData : undefined
+	// A refusal of one of the look's forms is shown beside that form, not above the profile's.
+	const lookFailed = failed && LOOK_FIELDS.some((field) => failed.fieldErrors[field])
+	const errors = lookFailed ? undefined : failed
 	const currencyError = errors?.fieldErrors.currency
 	return (
 		<section>
@@ -98,6 +165,15 @@ export default function StoreProfile({ loaderData, actionData }: Route.Component
 					{pending ? 'Saving…' : 'Save'}
 				</button>
 			</Form>
+			<StoreLookEditor
+				look={loaderData.look}
+				storeName={loaderData.name}
+				maxFileBytes={loaderData.maxFileBytes}
+				policyTitles={POLICY_TITLES}
+				maxPolicyLength={MAX_POLICY_LENGTH}
+				defaultAccent={DEFAULT_ACCENT}
+				errors={lookFailed ? failed.fieldErrors : undefined}
+			/>
 		</section>
 	)
 }

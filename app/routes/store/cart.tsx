@@ -2,6 +2,7 @@ import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/cart'
 import { getViewer } from '../../auth/guards.server'
 import { MAX_LINE_QUANTITY } from '../../cart/limits'
+import { lineName } from '../../catalog/variants'
 import { repositoriesFor } from '../../repositories.server'
 import { domainFailure, formFailure, formSchema, parseForm, recordId, wholeNumber } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
@@ -21,12 +22,14 @@ const quantity = wholeNumber('Quantity', 1, MAX_LINE_QUANTITY)
 const cartForm = formSchema({
 	intent: z.enum(['add', 'update', 'remove'], 'Unknown cart action'),
 	productId: recordId.optional(),
+	variantId: recordId.optional(),
 	lineId: recordId.optional(),
 	quantity: quantity.optional(),
 })
 
 /**
- * POST /cart with `intent` (a public contract): add (productId, quantity),
+ * POST /cart with `intent` (a public contract): add (productId, variantId — needed when the
+ * product has several variants [R121] — and quantity),
  * update (lineId, quantity), remove (lineId). The owner is the session (Customer) or the
  * signed guestId (Guest); prices never come from the form (a price or total field is 400).
  */
@@ -34,12 +37,12 @@ export async function action(args: Route.ActionArgs) {
 	const viewer = await getViewer(args)
 	const form = await parseForm(args.request, cartForm)
 	if (!form.ok) return data(form, { status: 400 })
-	const { intent, productId, lineId, quantity: count } = form.data
+	const { intent, productId, variantId, lineId, quantity: count } = form.data
 	const cart = repositoriesFor(viewer).cart
 	try {
 		if (intent === 'add') {
 			if (!productId) return data(formFailure({ productId: 'Choose a product' }, 'Choose a product.'), { status: 400 })
-			const added = await cart.add(productId, count ?? 1)
+			const added = await cart.add({ productId, variantId, quantity: count ?? 1 })
 			throw await redirectWithFlash('/cart', `Added ${added.title} to your cart.`)
 		}
 		if (!lineId) return data(formFailure({ lineId: 'Choose a cart line' }, 'Choose a cart line.'), { status: 400 })
@@ -88,17 +91,22 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
 								<tr key={line.id} data-testid="cart-line">
 									<td data-label="Product">
 										<Link to={`/products/${line.product.slug}`}>{line.product.title}</Link>
+										{line.variant.title ? (
+											<p className="variant-title" data-testid="cart-variant">
+												{line.variant.title}
+											</p>
+										) : null}
 										{line.available ? null : <p className="field-error">Not available in this quantity any more.</p>}
 									</td>
 									<td data-label="Price">
-										<Price minor={line.product.priceMinor} />
+										<Price minor={line.variant.priceMinor} />
 									</td>
 									<td data-label="Quantity">
 										<Form method="post" className="inline-form">
 											<input type="hidden" name="intent" value="update" />
 											<input type="hidden" name="lineId" value={line.id} />
 											<label className="visually-hidden" htmlFor={`qty-${line.id}`}>
-												Quantity of {line.product.title}
+												Quantity of {lineName(line.product.title, line.variant.title)}
 											</label>
 											<input
 												id={`qty-${line.id}`}
@@ -136,7 +144,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
 							<Price minor={subtotalMinor} />
 						</strong>
 					</p>
-					<p className="hint">Shipping is free. Prices are checked again when you place the order.</p>
+					<p className="hint">Shipping and any tax are shown at checkout. Prices are checked again when you place the order.</p>
 					{problem ? (
 						<p className="form-error">Update or remove the items marked above before checking out.</p>
 					) : (

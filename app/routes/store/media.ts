@@ -4,6 +4,10 @@ import { adminRepositoriesFor, repositoriesFor } from '../../repositories.server
 import { jsonError } from '../../errors.server'
 import { UploadError } from '../../uploads/intake.server'
 import { OBJECT_KEY } from '../../uploads/storage/storage'
+import { isResizable, rendition } from '../../uploads/renditions.server'
+import { RENDITION_WIDTHS } from '../../ui/image-sources'
+
+const bufferOf = async (body: ReadableStream<Uint8Array>) => Buffer.from(await new Response(body).arrayBuffer())
 
 const notFound = () => new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' } })
 
@@ -16,13 +20,20 @@ const notFound = () => new Response('Not found', { status: 404, headers: { 'Cont
 export async function loader(args: Route.LoaderArgs) {
 	const key = args.params['*'] ?? ''
 	if (!OBJECT_KEY.test(key)) return notFound()
+	// `?w=` asks for a smaller copy (srcset), at one of the widths the store makes; any other is 400.
+	const asked = new URL(args.request.url).searchParams.get('w')
+	const width = asked === null ? null : RENDITION_WIDTHS.find((w) => String(w) === asked)
+	if (width === undefined) return new Response('Unknown width', { status: 400, headers: { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' } })
 	const viewer = await getViewer(args)
 	const object = await repositoriesFor(viewer).uploads.openReadable(key)
 	if (!object) return notFound()
-	return new Response(object.body, {
+	const copy = width !== null && isResizable(object.contentType) ? await rendition(key, width, () => bufferOf(object.body)) : null
+	// A copy kept from earlier leaves the original unread: let the storage close it.
+	if (copy && !object.body.locked) object.body.cancel().catch(() => undefined)
+	return new Response(copy ? (copy as Uint8Array<ArrayBuffer>) : object.body, {
 		headers: {
-			'Content-Type': object.contentType,
-			'Content-Length': String(object.size),
+			'Content-Type': copy ? 'image/webp' : object.contentType,
+			'Content-Length': String(copy ? copy.byteLength : object.size),
 			'Content-Security-Policy': "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
 			'Content-Disposition': 'inline',
 			'Cross-Origin-Resource-Policy': 'same-origin',

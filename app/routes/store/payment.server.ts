@@ -5,6 +5,7 @@ import { repositoriesFor } from '../../repositories.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { log } from '../../log/logger.server'
 import { chargeLines } from '../../orders/totals'
+import { lineName } from '../../catalog/variants'
 
 type PayableOrder = {
 	id: string
@@ -17,7 +18,7 @@ type PayableOrder = {
 	taxMinor: number
 	taxIncluded: boolean
 	connection: { id: string; provider: string }
-	lines: Array<{ title: string; unitPriceMinor: number; quantity: number }>
+	lines: Array<{ title: string; variantTitle: string; unitPriceMinor: number; quantity: number }>
 }
 
 /**
@@ -37,7 +38,8 @@ export async function redirectToPayment(
 		started = await repositoriesFor(viewer).checkout.startPayment({
 			order: { id: order.id, number: order.number, email: order.email, currency: order.currency, totalMinor: order.totalMinor },
 			connection: order.connection,
-			lines: chargeLines(order),
+			// A variant's line is named with it, as the buyer chose it: "Linen shirt (M / Blue)".
+			lines: chargeLines({ ...order, lines: order.lines.map((line) => ({ ...line, title: lineName(line.title, line.variantTitle) })) }),
 			urls: { success: `${appUrl}${confirmation}?paid=1`, cancel: `${appUrl}${confirmation}` },
 		})
 	} catch (error) {

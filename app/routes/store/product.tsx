@@ -1,4 +1,5 @@
-import { data, Form, Link, useNavigation } from 'react-router'
+import { useState } from 'react'
+import { data, Form, Link, useNavigation, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/product'
 import { getViewer } from '../../auth/guards.server'
@@ -81,32 +82,65 @@ export async function action(args: Route.ActionArgs) {
 
 export default function ProductPage({ loaderData: product, actionData }: Route.ComponentProps) {
 	const pending = useNavigation().state === 'submitting'
-	const max = Math.min(product.stock, MAX_LINE_QUANTITY)
+	const [params] = useSearchParams()
+	// [R121] The variant shown and added: the one the address names, else the first in stock.
+	const [chosenId, choose] = useState(
+		() => (product.variants.find((variant) => variant.id === params.get('variant')) ?? product.variants.find((v) => v.stock > 0) ?? product.variants[0])?.id,
+	)
+	const chosen = product.variants.find((variant) => variant.id === chosenId) ?? product.variants[0]
+	const stock = chosen?.stock ?? 0
+	const max = Math.min(stock, MAX_LINE_QUANTITY)
 	const failure = actionData && 'ok' in actionData && !actionData.ok ? actionData : undefined
+	const several = product.variants.length > 1
+	// The chosen variant's image leads the gallery when it has one.
+	const images = chosen?.imageKey ? [...product.images].sort((a, b) => Number(b.key === chosen.imageKey) - Number(a.key === chosen.imageKey)) : product.images
 	return (
 		<>
 			<article className="product-page">
-				<ProductGallery title={product.title} images={product.images} imageKey={product.imageKey} />
+				<ProductGallery title={product.title} images={images} imageKey={chosen?.imageKey ?? product.imageKey} />
 				<div>
 					<p className="breadcrumbs">
 						<Link to="/">All products</Link>
 					</p>
 					<h1>{product.title}</h1>
 					<p className="product-price">
-						<Price minor={product.priceMinor} />
+						<Price minor={chosen?.priceMinor ?? product.priceMinor} />
+						{several && chosen ? <span className="variant-title"> · {chosen.title}</span> : null}
 					</p>
 					<p className="product-stock">
-						<StockBadge stock={product.stock} />
+						<StockBadge stock={stock} />
 					</p>
 					<p className="description">{product.description}</p>
 					{product.stock > 0 ? (
 						<Form method="post" action="/cart" className="add-to-cart">
 							<input type="hidden" name="intent" value="add" />
 							<input type="hidden" name="productId" value={product.id} />
+							{several ? (
+								<fieldset className="variant-picker">
+									<legend>{product.optionNames.join(' and ') || 'Variant'}</legend>
+									{product.variants.map((variant) => (
+										<label key={variant.id}>
+											<input
+												type="radio"
+												name="variantId"
+												value={variant.id}
+												checked={variant.id === chosen?.id}
+												disabled={variant.stock <= 0}
+												onChange={() => choose(variant.id)}
+											/>
+											<span>{variant.title}</span>
+											<Price minor={variant.priceMinor} />
+											<StockBadge stock={variant.stock} />
+										</label>
+									))}
+								</fieldset>
+							) : chosen ? (
+								<input type="hidden" name="variantId" value={chosen.id} />
+							) : null}
 							<label htmlFor="quantity">Quantity</label>
-							<input id="quantity" name="quantity" type="number" min={1} max={max} defaultValue={1} inputMode="numeric" />
-							<button type="submit" disabled={pending}>
-								{pending ? 'Adding…' : 'Add to cart'}
+							<input id="quantity" name="quantity" type="number" min={1} max={max || undefined} defaultValue={1} inputMode="numeric" />
+							<button type="submit" disabled={pending || stock <= 0}>
+								{pending ? 'Adding…' : stock <= 0 ? 'Sold out' : 'Add to cart'}
 							</button>
 						</Form>
 					) : null}

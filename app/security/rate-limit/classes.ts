@@ -28,6 +28,8 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	'routes/store/newsletter-confirm': { read: 'sensitive', write: 'sensitive', form: true },
 	'routes/store/media': { read: 'general', write: 'admin' },
 	'routes/store/not-found': page,
+	'routes/store/policy': page,
+	'routes/store/theme': page,
 	'routes/auth/sign-up': { read: 'general', write: 'authentication', form: true },
 	'routes/auth/forgot-password': { read: 'general', write: 'authentication', form: true },
 	'routes/auth/reset-password': { read: 'authentication', write: 'authentication', form: true },

@@ -86,7 +86,7 @@ async function world(db: Db): Promise<World> {
 async function orderOf(w: World, storeId: string, handle: string) {
 	const product = await createProduct(w.db, storeId, { priceMinor: 5000, stock: 5 })
 	const guest = newGuest(storeId)
-	await cartRepository(w.db, guest).add(product.id, 1)
+	await cartRepository(w.db, guest).add({ productId: product.id, quantity: 1 })
 	const { order } = await placeOrder({ db: w.db, viewer: guest, details: DETAILS, connectionHandle: handle, idempotencyKey: randomUUID() })
 	return order
 }

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
 import { freePort } from '../../helpers/http.ts'
 import { startTestIdp, type TestIdp } from '../../helpers/oidc-provider.ts'
-import { createTestDatabase, dropTestDatabase } from '../../helpers/postgres.ts'
+import { createStoreDatabase, dropTestDatabase } from '../../helpers/postgres.ts'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -72,7 +72,7 @@ export async function startSsoStore(
 		port: idpPort,
 	})
 	const dir = mkdtempSync(path.join(tmpdir(), 'store-sso-'))
-	const pgDatabase = process.env.E2E_DATABASE === 'postgresql' ? await createTestDatabase('store_sso') : null
+	const pgDatabase = process.env.E2E_DATABASE === 'postgresql' ? await createStoreDatabase('store_sso') : null
 	let stderr = ''
 	const env: Record<string, string | undefined> = {
 		...process.env,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '../../helpers/http.ts'
-import { createTestDatabase, dropTestDatabase } from '../../helpers/postgres.ts'
+import { createStoreDatabase, dropTestDatabase } from '../../helpers/postgres.ts'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -44,7 +44,7 @@ export async function startStoreProcess({
 	const port = givenPort ?? (await freePort())
 	const origin = `http://127.0.0.1:${port}`
 	const dir = mkdtempSync(path.join(tmpdir(), 'store-process-'))
-	const ownDatabase = !share && !givenUrl && process.env.E2E_DATABASE === 'postgresql' ? await createTestDatabase('store_process') : null
+	const ownDatabase = !share && !givenUrl && process.env.E2E_DATABASE === 'postgresql' ? await createStoreDatabase('store_process') : null
 	const databaseUrl = share?.databaseUrl ?? givenUrl ?? ownDatabase?.url ?? `file:${path.join(dir, 'store.db')}`
 	const secret = share?.secret ?? randomBytes(32).toString('base64')
 	const admin = share?.admin ?? { email: `process-admin-${randomBytes(3).toString('hex')}@e2e.example.com`, password: `pw-${randomBytes(16).toString('hex')}` }

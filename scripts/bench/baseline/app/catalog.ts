@@ -8,6 +8,18 @@ export const products = [
 	{ slug: 'brass-pen', name: 'Brass pen', price: 4500, description: 'Weighty, refillable.' },
 ]
 
+/** A collection as the store's bench makes one: three products, in the order given. */
+export const collections = [{ slug: 'kitchen', title: 'Kitchen', products: ['enamel-mug', 'linen-apron', 'field-notebook'] }]
+
+/** Products whose name or description holds the words, as a small shop without a search index would. */
+export function search(q: string) {
+	const words = q.toLowerCase().split(/\s+/).filter(Boolean)
+	return products.filter((product) => {
+		const text = `${product.name} ${product.description}`.toLowerCase()
+		return words.every((word) => text.includes(word))
+	})
+}
+
 /** Built once, as any careful author (and the store, per locale and currency) does. */
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 
