@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, parseConfig } from '../config/env.server'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, openPrivateTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
 import { handleAuthRequest } from './auth-endpoint.server'
 import { createAuth } from './auth.server'
 import { applyStoreAdminDecision, grantsStoreAdmin, managedSignIn, SSO_SCOPES, unknownProviderRoute } from './sso.server'
@@ -109,11 +109,14 @@ describe('the workload credential matcher [R24]', () => {
 })
 
 describe.each(PROVIDERS)('operator sign-in inside better-auth on %s', (provider) => {
-	let t: TestDatabase
+	// "Writes nothing" is proven by counting every user, session and verification, so these
+	// tests get a database of their own: test files running at the same time share the
+	// PostgreSQL one and sign in, sign out and expire sessions there.
+	let t: Awaited<ReturnType<typeof openPrivateTestDatabase>>
 	beforeAll(async () => {
-		t = await openTestDatabase(provider)
+		t = await openPrivateTestDatabase(provider)
 	})
-	afterAll(() => t.db.$disconnect())
+	afterAll(() => t.close())
 
 	const counts = async () => ({
 		users: await t.db.user.count(),
