@@ -2,13 +2,16 @@ import { getConfig } from '../config/env.server'
 import { type DatabaseProvider, databaseProvider } from '../config/database-url'
 import { createDriverAdapter } from './driver-adapter.server'
 import { PrismaClient as PostgresClient } from './generated/postgresql/client'
-import { PrismaClient as SqliteClient } from './generated/sqlite/client'
+import { Prisma, PrismaClient as SqliteClient } from './generated/sqlite/client'
 
 /**
  * Both generated clients share the same models (app/data/schemas.test.ts),
  * so the SQLite client's type describes either one.
  */
 export type Db = SqliteClient
+
+/** Prisma's tag for a raw statement's fragments: the runtime's, the same for either engine's client. */
+export const sql = Prisma.sql
 
 export function createDb(url: string): Db {
 	const adapter = createDriverAdapter(url)

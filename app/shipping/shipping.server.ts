@@ -46,15 +46,18 @@ export async function shippingTable({ db, storeId }: StoreScope): Promise<Shippi
  * countries. The tax rate is the country's, or none.
  */
 export async function shippingAndTax(
-	tx: Pick<Db, 'shippingZone' | 'shippingRate' | 'taxRate'>,
+	tx: Pick<Db, 'shippingZone' | 'shippingRate' | '$queryRaw'>,
 	storeId: string,
 	{ country, rateId }: { country: string; rateId: string | undefined },
 ): Promise<{ shipping: ShippingChoice | null; taxRateBasisPoints: number }> {
 	// Whether prices include tax is read with the Store's order counter (checkout.server.ts).
-	const [zones, tax] = await Promise.all([
-		tx.shippingZone.count({ where: { storeId } }),
-		tx.taxRate.findUnique({ where: { storeId_country: { storeId, country } }, select: { rateBasisPoints: true } }),
-	])
+	// Whether the Store ships by zones and the country's tax rate in ONE statement: it runs inside
+	// the checkout transaction, where every statement lengthens SQLite's hold of its writer lock.
+	const [found] = await tx.$queryRaw<Array<{ zones: number | bigint; tax: number | bigint | null }>>`SELECT
+		(SELECT COUNT(*) FROM "shipping_zones" WHERE "storeId" = ${storeId}) AS "zones",
+		(SELECT "rateBasisPoints" FROM "tax_rates" WHERE "storeId" = ${storeId} AND "country" = ${country}) AS "tax"`
+	const zones = Number(found?.zones ?? 0)
+	const tax = found?.tax === null || found?.tax === undefined ? null : { rateBasisPoints: Number(found.tax) }
 	let shipping: ShippingChoice | null = null
 	if (zones > 0) {
 		if (!rateId) throw new DomainError(400, 'Choose how to ship your order.', 'shippingRate')

@@ -51,7 +51,9 @@ async function countDuplicate(db: Db, connectionId: string, eventId: string) {
 			while (counting.pending > 0) {
 				const count = counting.pending
 				counting.pending = 0
-				await db.providerEvent.updateMany({ where: { connectionId, providerEventId: eventId }, data: { duplicates: { increment: count } } })
+				// One statement: Prisma's updateMany wraps its UPDATE in BEGIN and COMMIT, three
+				// round trips for every repeat, which made repeats most of what a retry burst cost.
+				await db.$executeRaw`UPDATE "provider_events" SET "duplicates" = "duplicates" + ${count} WHERE "connectionId" = ${connectionId} AND "providerEventId" = ${eventId}`
 			}
 		} finally {
 			counts.delete(key)
