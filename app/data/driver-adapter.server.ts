@@ -30,7 +30,7 @@ type Pragmas = { pragma(source: string): unknown }
  * lose the last commits, never the database); writers wait up to 5 s for the lock.
  */
 function tunedSqlite(url: string) {
-	class TunedSqlite extends sqliteAdapter().PrismaBetterSQLite3 {
+	class TunedSqlite extends sqliteAdapter().PrismaBetterSqlite3 {
 		override async connect() {
 			const adapter = await super.connect()
 			const client = (adapter as unknown as { client?: Pragmas }).client

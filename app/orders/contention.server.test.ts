@@ -165,7 +165,11 @@ describe('SQLite shared by two processes [R67]', () => {
 					() => null,
 					(caught: unknown) => caught,
 				)
-			expect(String((error as Error | null)?.message)).toMatch(/database is locked|SQLITE_BUSY/)
+			// SQLite's own code, as the driver adapter passes it on (Prisma words it "timed out").
+			const cause = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: string; originalMessage?: string } } } } | null)?.meta
+				?.driverAdapterError?.cause
+			expect(cause?.originalCode).toMatch(/^SQLITE_BUSY/)
+			expect(cause?.originalMessage).toMatch(/database is locked/)
 			expect(isContention(error)).toBe(true)
 		} finally {
 			await other.$disconnect()
