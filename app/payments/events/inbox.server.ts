@@ -23,6 +23,14 @@ function remember(db: Db, key: string) {
 	recent.add(key)
 }
 
+/** First deliveries being applied in this process: whether each ended recorded. */
+const applyingEvents = new WeakMap<Db, Map<string, Promise<boolean>>>()
+function inFlight(db: Db) {
+	let applying = applyingEvents.get(db)
+	if (!applying) applyingEvents.set(db, (applying = new Map()))
+	return applying
+}
+
 /**
  * Repeats are counted in memory and written together: while one delivery writes an event's
  * repeat count, the repeats arriving meanwhile only add to what it writes next, so a provider's
@@ -89,6 +97,15 @@ export async function ingestEvent(scope: StoreScope, connection: EventConnection
 		select: { id: true },
 	})
 	if (seen) return duplicate()
+	// A repeat of an event this process is applying right now waits for that delivery instead
+	// of opening a transaction of its own that the unique key would refuse anyway; if that one
+	// ends without recording it, one of the waiting repeats tries next.
+	const first = inFlight(db)
+	for (let applying = first.get(recentKey); applying; applying = first.get(recentKey)) {
+		if (await applying) return duplicate()
+	}
+	let settle: (recorded: boolean) => void = () => {}
+	first.set(recentKey, new Promise<boolean>((resolve) => (settle = resolve)))
 	try {
 		return await db
 			.$transaction(async (tx) => {
@@ -111,11 +128,16 @@ export async function ingestEvent(scope: StoreScope, connection: EventConnection
 			})
 			.then((result) => {
 				remember(db, recentKey)
+				settle(true)
 				return result
 			})
 	} catch (error) {
+		// Waiting repeats try for themselves: the event may not be recorded.
+		settle(false)
 		if (!isUniqueViolation(error)) throw error
 		return duplicate()
+	} finally {
+		first.delete(recentKey)
 	}
 }
 

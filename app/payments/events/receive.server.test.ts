@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DETAILS, createProduct, newGuest, offline } from '../../../tests/helpers/commerce'
 import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../../tests/helpers/databases'
 import {
@@ -112,6 +112,20 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		const bodies = await Promise.all(responses.map((r) => r.json()))
 		expect(bodies.filter((b) => !b.duplicate)).toHaveLength(1)
 		expect(await t.db.providerEvent.count({ where: { orderId: o.orderId } })).toBe(1)
+	})
+
+	it('opens one transaction for 20 concurrent deliveries of one event: the repeats wait for the first [R63]', async () => {
+		const o = await started()
+		const payload = completed(o)
+		const transactions = vi.spyOn(t.db, '$transaction')
+		try {
+			const responses = await Promise.all(Array.from({ length: 20 }, () => deliver(payload)))
+			expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200))
+			expect(transactions).toHaveBeenCalledTimes(1)
+		} finally {
+			transactions.mockRestore()
+		}
+		expect((await state(o.orderId)).status).toBe('paid')
 	})
 
 	describe('out of order [R65]', () => {
