@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, openTestDatabase, signUpAdmin, signUpCustomer } from '../tests/helpers/databases'
 import { userRepositoriesFor, repositoriesFor } from './repositories.server'
 import type { AdminViewer, UserViewer } from './data/viewer'
 
@@ -14,8 +14,7 @@ describe.each(PROVIDERS)('session-scoped repositories on %s [R30] (store isolati
 			data: { handle: `other-${Date.now()}-${Math.random()}`, name: 'Other Store' },
 			select: { id: true, name: true },
 		})
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'A' }
+		admin = (await signUpAdmin(t)).viewer
 	})
 	afterAll(() => t.db.$disconnect())
 

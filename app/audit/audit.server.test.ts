@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROVIDERS, openPrivateTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, anotherStore, openPrivateTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import type { AdminViewer } from '../data/viewer'
 import { auditEntry, auditRepository } from './audit.server'
 
@@ -10,8 +10,7 @@ describe.each(PROVIDERS)('the activity log on %s', (provider) => {
 
 	beforeAll(async () => {
 		t = await openPrivateTestDatabase(provider)
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+		admin = (await signUpAdmin(t)).viewer
 	})
 	afterAll(() => t.close())
 
@@ -20,7 +19,7 @@ describe.each(PROVIDERS)('the activity log on %s', (provider) => {
 			data: { storeId: t.storeId, handle: 'offline', provider: 'offline', displayName: 'Bank' },
 			select: { id: true },
 		})
-		const other = await t.db.store.create({ data: { handle: 'other', name: 'Other' }, select: { id: true } })
+		const other = await anotherStore(t.db)
 		const otherConnection = await t.db.connection.create({
 			data: { storeId: other.id, handle: 'offline', provider: 'offline', displayName: 'B' },
 			select: { id: true },

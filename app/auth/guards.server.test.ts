@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { RouterContextProvider } from 'react-router'
-import { uniqueEmail } from '../../tests/helpers/databases'
+import { anotherStore, uniqueEmail } from '../../tests/helpers/databases'
 import { cookieHeader } from '../../tests/helpers/http'
 
 // The guards read the process-wide client and auth instance: point them at this run's SQLite.
@@ -82,7 +82,7 @@ describe('Store Admin guard [R5]', () => {
 
 	it('treats a session minted for another Store as no session', async () => {
 		const { cookie, userId } = await newCustomer()
-		const other = await getDb().store.create({ data: { handle: `other-${Date.now()}`, name: 'Other' } })
+		const other = await anotherStore(getDb())
 		await getDb().session.updateMany({ where: { userId }, data: { storeId: other.id } })
 		const { value } = await run<{ kind: string }>(getViewer, cookie)
 		expect(value?.kind).toBe('guest')

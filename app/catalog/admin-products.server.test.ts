@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, openTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import { LIMIT_ERRORS, MAX_STOCK, MAX_UNIT_PRICE_MINOR } from '../cart/limits'
 import type { AdminViewer } from '../data/viewer'
 import { adminProductsRepository } from './admin-products.server'
@@ -12,8 +12,7 @@ describe.each(PROVIDERS)('product limits in the admin repository on %s', (provid
 
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+		admin = (await signUpAdmin(t)).viewer
 	})
 	afterAll(() => t.db.$disconnect())
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import type { AdminViewer, Viewer } from '../data/viewer'
 import { adminCollectionsRepository, swapped } from './admin-collections.server'
 import { catalogRepository } from './catalog.server'
@@ -23,10 +23,9 @@ describe.each(PROVIDERS)('collections on %s', (provider) => {
 
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+		admin = (await signUpAdmin(t)).viewer
 		shopper = { kind: 'guest', storeId: t.storeId, guestId: randomUUID() }
-		otherStoreId = (await t.db.store.create({ data: { handle: `other-${randomUUID()}`, name: 'Other' }, select: { id: true } })).id
+		otherStoreId = (await anotherStore(t.db)).id
 	})
 	afterAll(async () => {
 		await t.db.store.delete({ where: { id: otherStoreId } })

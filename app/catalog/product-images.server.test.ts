@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import type { AdminViewer } from '../data/viewer'
 import { adminProductsRepository } from './admin-products.server'
 import { singleVariantInput } from '../../tests/helpers/commerce'
@@ -14,9 +14,8 @@ describe.each(PROVIDERS)('product galleries on %s', (provider) => {
 
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
-		otherStoreId = (await t.db.store.create({ data: { handle: `other-${randomUUID()}`, name: 'Other' }, select: { id: true } })).id
+		admin = (await signUpAdmin(t)).viewer
+		otherStoreId = (await anotherStore(t.db)).id
 	})
 	afterAll(async () => {
 		await t.db.store.delete({ where: { id: otherStoreId } })

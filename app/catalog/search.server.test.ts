@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { singleVariantInput } from '../../tests/helpers/commerce'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
-import type { AdminViewer, Viewer } from '../data/viewer'
+import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
+import type { Viewer } from '../data/viewer'
 import { adminProductsRepository } from './admin-products.server'
 import { catalogRepository, forgetCatalog } from './catalog.server'
 import { MAX_SEARCH_LENGTH, searchTerms } from './search-terms'
@@ -34,7 +34,7 @@ describe.each(PROVIDERS)('catalog search on %s', (provider) => {
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
 		shopper = { kind: 'guest', storeId: t.storeId, guestId: randomUUID() }
-		otherStoreId = (await t.db.store.create({ data: { handle: `other-${randomUUID()}`, name: 'Other' }, select: { id: true } })).id
+		otherStoreId = (await anotherStore(t.db)).id
 	})
 	afterAll(async () => {
 		await t.db.store.delete({ where: { id: otherStoreId } })
@@ -113,8 +113,7 @@ describe.each(PROVIDERS)('catalog search on %s', (provider) => {
 		expect((await catalogRepository(t.db, other).search({ terms: [before] })).products.map((found) => found.title)).toEqual([`${before} vase`])
 		forgetCatalog()
 		// An admin's edit forgets it once committed.
-		const me = await signUpCustomer(t.auth)
-		const admin: AdminViewer = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+		const admin = (await signUpAdmin(t)).viewer
 		expect(await titles([after])).toEqual([`${after} vase`])
 		await adminProductsRepository(t.db, admin).update(
 			product.id,

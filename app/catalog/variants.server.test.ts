@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, createProduct, createProductWithVariants, newGuest, offline, singleVariantInput, stockOf } from '../../tests/helpers/commerce'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import { cartRepository } from '../cart/cart.server'
 import type { AdminViewer } from '../data/viewer'
 import { adminOrdersRepository } from '../orders/admin-orders.server'
@@ -18,9 +18,8 @@ describe.each(PROVIDERS)('variants on %s [R121]', (provider) => {
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
 		await offline(t.db, t.storeId)
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
-		const other = await t.db.store.create({ data: { handle: `x-${randomUUID()}`, name: 'X' }, select: { id: true } })
+		admin = (await signUpAdmin(t)).viewer
+		const other = await anotherStore(t.db)
 		otherAdmin = { ...admin, storeId: other.id }
 	})
 	afterAll(() => t.db.$disconnect())

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROVIDERS, openPrivateTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, anotherStore, openPrivateTestDatabase, signUpAdmin, signUpCustomer } from '../../tests/helpers/databases'
 import type { AdminViewer } from '../data/viewer'
 import { adminCustomersRepository } from './admin-customers.server'
 
@@ -12,13 +12,13 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 
 	beforeAll(async () => {
 		t = await openPrivateTestDatabase(provider)
-		const me = await signUpCustomer(t.auth, 'owner@example.com')
+		const me = await signUpAdmin(t, 'owner@example.com')
 		await t.db.user.update({ where: { id: me.userId }, data: { role: 'admin' } })
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Owner' }
+		admin = me.viewer
 		ada = (await signUpCustomer(t.auth, 'ada@example.com')).userId
 		await t.db.user.update({ where: { id: ada }, data: { name: 'Ada Lovelace' } })
 		await signUpCustomer(t.auth, 'grace@example.com')
-		otherStoreId = (await t.db.store.create({ data: { handle: 'other', name: 'Other' }, select: { id: true } })).id
+		otherStoreId = (await anotherStore(t.db)).id
 		await t.db.user.create({ data: { id: randomUUID(), name: 'Ada Elsewhere', email: 'ada@other.example.com', storeId: otherStoreId } })
 		const connection = await t.db.connection.create({
 			data: { storeId: t.storeId, handle: 'offline', provider: 'offline', displayName: 'Bank' },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROVIDERS, openTestDatabase, type TestDatabase } from '../../tests/helpers/databases'
+import { PROVIDERS, anotherStore, openTestDatabase, type TestDatabase } from '../../tests/helpers/databases'
 import { unverifiedScope } from '../data/scope'
 import { EMPTY_SNAPSHOT, plan } from './compiler'
 import { CORE_VIEWS } from './core-views'
@@ -34,7 +34,7 @@ describe.each(PROVIDERS)('ModuleDataService on %s [R31]', (provider) => {
 		t = await openTestDatabase(provider)
 		for (const statement of plan(EMPTY_SNAPSHOT, [probe], CORE_VIEWS).statements[provider].filter((s) => !s.includes('VIEW')))
 			await t.db.$executeRawUnsafe(statement)
-		otherStoreId = (await t.db.store.create({ data: { handle: `other-${randomUUID()}`, name: 'Other' } })).id
+		otherStoreId = (await anotherStore(t.db)).id
 		const product = (storeId: string) =>
 			t.db.product.create({
 				data: {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, createProduct, newGuest, offline, singleVariantInput, stockOf } from '../../tests/helpers/commerce'
-import { PROVIDERS, type TestDatabase, openPrivateTestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, anotherStore, openPrivateTestDatabase, openTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import { holdRowLock } from '../../tests/helpers/locks'
 import { MAX_STOCK } from '../cart/limits'
 import { cartRepository } from '../cart/cart.server'
@@ -23,9 +23,8 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => 
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
 		await offline(t.db, t.storeId)
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
-		const other = await t.db.store.create({ data: { handle: `x-${randomUUID()}`, name: 'X' }, select: { id: true } })
+		admin = (await signUpAdmin(t)).viewer
+		const other = await anotherStore(t.db)
 		otherAdmin = { ...admin, storeId: other.id }
 	})
 	afterAll(() => t.db.$disconnect())
@@ -112,8 +111,7 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => 
 		const own = await openPrivateTestDatabase(provider)
 		try {
 			await offline(own.db, own.storeId)
-			const me = await signUpCustomer(own.auth)
-			const ownAdmin: AdminViewer = { kind: 'user', role: 'admin', storeId: own.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+			const ownAdmin = (await signUpAdmin(own)).viewer
 			const product = await createProduct(own.db, own.storeId, { stock: 5 })
 			const guest = newGuest(own.storeId)
 			await cartRepository(own.db, guest).add({ productId: product.id, quantity: 2 })

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, asCustomer, createProduct, newGuest, offline, stockOf } from '../../tests/helpers/commerce'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
 import { cartRepository, mergeGuestCart } from '../cart/cart.server'
 import { MAX_ORDER_TOTAL_MINOR, MAX_UNIT_PRICE_MINOR } from '../cart/limits'
 import { claimGuestOrders } from './claim.server'
@@ -17,7 +17,7 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
 		await offline(t.db, t.storeId)
-		otherStoreId = (await t.db.store.create({ data: { handle: `o-${randomUUID()}`, name: 'Other' }, select: { id: true } })).id
+		otherStoreId = (await anotherStore(t.db)).id
 	})
 	afterAll(() => t.db.$disconnect())
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROVIDERS, openPrivateTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, anotherStore, openPrivateTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import { adminProductsRepository } from '../catalog/admin-products.server'
 import type { AdminViewer } from '../data/viewer'
 import { dashboardRepository, salesWindows } from './dashboard.server'
@@ -23,12 +23,11 @@ describe.each(PROVIDERS)("Store Admin's overview on %s", (provider) => {
 
 	beforeAll(async () => {
 		t = await openPrivateTestDatabase(provider)
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+		admin = (await signUpAdmin(t)).viewer
 		connectionId = (
 			await t.db.connection.create({ data: { storeId: t.storeId, handle: 'offline', provider: 'offline', displayName: 'Bank' }, select: { id: true } })
 		).id
-		otherStoreId = (await t.db.store.create({ data: { handle: 'other', name: 'Other' }, select: { id: true } })).id
+		otherStoreId = (await anotherStore(t.db)).id
 	})
 	afterAll(() => t.close())
 

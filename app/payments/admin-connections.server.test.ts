@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, openTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import { genericRequest, newWebhookSecret } from '../../tests/helpers/events'
 import type { AdminViewer } from '../data/viewer'
 import { adminConnectionsRepository } from './admin-connections.server'
@@ -12,8 +12,7 @@ describe.each(PROVIDERS)('Connections in Store Admin on %s', (provider) => {
 
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'A' }
+		admin = (await signUpAdmin(t)).viewer
 	})
 	afterAll(() => t.db.$disconnect())
 

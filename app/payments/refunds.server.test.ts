@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, openTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import { newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../tests/helpers/events'
 import { startStripeStandIn } from '../../tests/helpers/stripe-stand-in'
 import { cartRepository } from '../cart/cart.server'
@@ -31,8 +31,7 @@ describe.each(PROVIDERS)('card refunds through Stripe on %s', (provider) => {
 		t = await openTestDatabase(provider)
 		standIn = await startStripeStandIn()
 		await offline(t.db, t.storeId)
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+		admin = (await signUpAdmin(t)).viewer
 		const secretBox = sealSecret({ secretKey: 'sk_test_refunds', webhookSecret, apiBase: standIn.url }, connectionScope(t.storeId, HANDLE))
 		await t.db.connection.upsert({
 			where: { storeId_handle: { storeId: t.storeId, handle: HANDLE } },

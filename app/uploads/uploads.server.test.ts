@@ -5,7 +5,7 @@ import { text } from 'node:stream/consumers'
 import S3rver from 's3rver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IMAGES, multipart, pngOfSize } from '../../tests/helpers/images'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import type { AdminViewer, UserViewer } from '../data/viewer'
 import { receiveFiles, receiveForm, UploadError } from './intake.server'
 import { diskStorage } from './storage/disk.server'
@@ -176,9 +176,8 @@ describe.each(PROVIDERS)('uploads on %s', (provider) => {
 
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
-		const other = await t.db.store.create({ data: { handle: `uploads-${Date.now()}-${Math.random()}`, name: 'Other' }, select: { id: true } })
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+		const other = await anotherStore(t.db)
+		admin = (await signUpAdmin(t)).viewer
 		otherAdmin = { ...admin, storeId: other.id }
 		customer = { ...admin, role: 'user' }
 	})

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,6 +8,7 @@ import { type Auth, createAuth } from '../../app/auth/auth.server'
 import { parseConfig } from '../../app/config/env.server'
 import type { DatabaseProvider } from '../../app/config/database-url'
 import { createDb, type Db } from '../../app/data/db.server'
+import type { AdminViewer } from '../../app/data/viewer'
 import { installSignInHooks } from '../../app/repositories.server'
 import { ensureRuntimeStore, runtimeStoreId } from '../../app/data/runtime-store.server'
 import { migrateDatabase } from '../../scripts/lib/migrate'
@@ -62,6 +64,18 @@ export async function signUpCustomer(auth: Auth, email = uniqueEmail()) {
 		returnHeaders: true,
 	})
 	return { userId: response.user.id, email, cookie: cookieHeader(headers) }
+}
+
+/** Signs up a Customer as above and gives back a Store Admin viewer of them in `t`'s Store (their database role stays 'user'). */
+export async function signUpAdmin(t: Pick<TestDatabase, 'auth' | 'storeId'>, email?: string) {
+	const me = await signUpCustomer(t.auth, email)
+	const viewer: AdminViewer = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+	return { viewer, ...me }
+}
+
+/** A new Store with a unique handle beside the runtime one, for proving another Store's rows stay out of reach. */
+export function anotherStore(db: Db) {
+	return db.store.create({ data: { handle: `other-${randomUUID()}`, name: 'Other' }, select: { id: true } })
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, createProduct, offline } from '../../../tests/helpers/commerce'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase, signUpAdmin, signUpCustomer } from '../../../tests/helpers/databases'
 import { cartRepository } from '../../cart/cart.server'
 import type { AdminViewer, UserViewer } from '../../data/viewer'
 import { DomainError } from '../../errors.server'
@@ -51,7 +51,7 @@ describe.each(PROVIDERS)('product reviews on %s [R31]', (provider) => {
 		product = await createProduct(t.db, t.storeId, { stock: 50 })
 		buyer = await customer()
 		await bought(buyer, 'paid')
-		admin = { ...(await customer()), role: 'admin' } as AdminViewer
+		admin = (await signUpAdmin(t)).viewer
 	}, 60_000)
 	afterAll(() => t.db.$disconnect())
 
@@ -107,7 +107,7 @@ describe.each(PROVIDERS)('product reviews on %s [R31]', (provider) => {
 	})
 
 	it('keeps reviews inside their Store: another Store’s admin finds none to moderate, and its product cannot be reviewed here [R4]', async () => {
-		const other = await t.db.store.create({ data: { handle: `x-${randomUUID()}`, name: 'X' }, select: { id: true } })
+		const other = await anotherStore(t.db)
 		const otherAdmin = { ...admin, storeId: other.id }
 		const own = (await repositoriesFor(buyer, t.db).reviews.forProduct(product.id)).mine!
 		expect((await adminRepositoriesFor(otherAdmin, t.db).reviewModeration.page({ status: 'pending' })).counts).toEqual({ pending: 0, approved: 0, rejected: 0 })

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, createProduct, newGuest, offline } from '../../../tests/helpers/commerce'
-import { PROVIDERS, type TestDatabase, openTestDatabase, signUpCustomer } from '../../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, openTestDatabase, signUpAdmin } from '../../../tests/helpers/databases'
 import { genericRequest, newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../../tests/helpers/events'
 import { cartRepository } from '../../cart/cart.server'
 import type { AdminViewer } from '../../data/viewer'
@@ -26,8 +26,7 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
 		await offline(t.db, t.storeId)
-		const me = await signUpCustomer(t.auth)
-		admin = { kind: 'user', role: 'admin', storeId: t.storeId, userId: me.userId, email: me.email, name: 'Admin' }
+		admin = (await signUpAdmin(t)).viewer
 		const connections = adminConnectionsRepository(t.db, admin)
 		await connections.create({ provider: 'stripe', handle: STRIPE, displayName: 'Card', secretKey: 'sk_test_x', webhookSecret: stripeSecret })
 		await connections.create({ provider: 'generic', handle: BANK, displayName: 'Bank', webhookSecret: bankSecret })

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DETAILS, createProduct, newGuest, offline } from '../../../tests/helpers/commerce'
-import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../../tests/helpers/databases'
+import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase } from '../../../tests/helpers/databases'
 import {
 	genericRequest,
 	genericRequestOfBytes,
@@ -51,7 +51,7 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 				secretBox: sealSecret({ webhookSecret: genericSecret }, connectionScope(t.storeId, 'bank')),
 			},
 		})
-		otherStoreId = (await t.db.store.create({ data: { handle: `ev-${randomUUID()}`, name: 'Other' }, select: { id: true } })).id
+		otherStoreId = (await anotherStore(t.db)).id
 	})
 	afterAll(() => t.db.$disconnect())
 
