@@ -13,15 +13,19 @@ import { ZxcvbnFactory, type ZxcvbnResult } from '@zxcvbn-ts/core'
 const shared = globalThis as unknown as { storeStrengthEstimator?: ZxcvbnFactory }
 
 /**
- * The word lists (~25 MB of heap) are loaded when an estimate is first needed and given back
- * by `releaseEstimator` (the server checks its secret at start, then may not see
+ * The word lists (~15 MB of heap once ranked) are loaded when an estimate is first needed and
+ * given back by `releaseEstimator` (the server checks its secret at start, then may not see
  * a new password for hours). Loaded with require so a check stays synchronous.
+ *
+ * English is loaded list by list: its package entry also loads the surnames and word sequences,
+ * which the estimator below does not use (3.7 MB of heap held beside a sign-up's scrypt memory).
+ * The files are those of @zxcvbn-ts/language-en 4.x, pinned in the lockfile; the tests load them.
  */
-const LIST_MODULES = ['@zxcvbn-ts/language-common', '@zxcvbn-ts/language-en'] as const
+const ENGLISH = '@zxcvbn-ts/language-en/dist'
 type Lists = {
 	common: typeof import('@zxcvbn-ts/language-common')
-	english: typeof import('@zxcvbn-ts/language-en')
-	englishLists: Record<string, string[]>
+	english: { translations: (typeof import('@zxcvbn-ts/language-en'))['translations'] }
+	englishLists: Record<'commonWords-en' | 'wikipedia-en' | 'firstnames-en', string[]>
 }
 let lists: Lists | undefined
 /** The files loading the lists added to require's cache. */
@@ -31,8 +35,12 @@ function loadLists(): Lists {
 	if (!lists) {
 		const require = createRequire(import.meta.url)
 		const cachedBefore = new Set(Object.keys(require.cache))
-		const english = require(LIST_MODULES[1]) as Lists['english']
-		lists = { common: require(LIST_MODULES[0]) as Lists['common'], english, englishLists: english.dictionary as Record<string, string[]> }
+		const list = (name: string) => require(`${ENGLISH}/${name}.json.cjs`) as string[]
+		lists = {
+			common: require('@zxcvbn-ts/language-common') as Lists['common'],
+			english: { translations: require(`${ENGLISH}/translations.cjs`) as Lists['english']['translations'] },
+			englishLists: { 'commonWords-en': list('commonWords'), 'wikipedia-en': list('wikipedia'), 'firstnames-en': list('firstnames') },
+		}
 		listFiles = Object.keys(require.cache).filter((file) => !cachedBefore.has(file))
 	}
 	return lists
@@ -51,9 +59,7 @@ function getEstimator() {
 		dictionary: {
 			'passwords-common': common.dictionary['passwords-common'],
 			'diceware-common': common.dictionary['diceware-common'],
-			'commonWords-en': englishLists['commonWords-en'] ?? [],
-			'wikipedia-en': englishLists['wikipedia-en'] ?? [],
-			'firstnames-en': englishLists['firstnames-en'] ?? [],
+			...englishLists,
 		},
 		graphs: common.adjacencyGraphs,
 		translations: english.translations,
@@ -103,11 +109,7 @@ function wordList() {
 	if (words) return words
 	const { common, englishLists } = loadLists()
 	words = new Set(
-		[
-			...(englishLists['commonWords-en'] ?? []).slice(0, 20_000),
-			...(englishLists['wikipedia-en'] ?? []).slice(0, 20_000),
-			...common.dictionary['diceware-common'],
-		]
+		[...englishLists['commonWords-en'].slice(0, 20_000), ...englishLists['wikipedia-en'].slice(0, 20_000), ...common.dictionary['diceware-common']]
 			.map((word) => word.toLowerCase())
 			.filter((word) => word.length >= 3 && /^[a-z]+$/.test(word)),
 	)
