@@ -147,7 +147,7 @@ export function releaseEstimator() {
 /**
  * require keeps every file it loaded in its cache, and each cached file keeps the one that first
  * required it: dropping only the packages' entries left the lists cached through the files they
- * had pulled in (~25 MB that every full collection marked for the life of the server). So every
+ * had pulled in (~9 MB that every full collection marked for the life of the server). So every
  * file the lists brought into the cache leaves it with them.
  */
 function forgetListModules() {
