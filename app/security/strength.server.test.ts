@@ -19,7 +19,7 @@ describe('password strength estimator', () => {
 		// Only the lists the estimator ranks: not the surnames the English package's entry would load.
 		expect(cachedListFiles().filter((file) => /lastnames|language-en\/dist\/index/.test(file))).toEqual([])
 		releaseEstimator()
-		// A file left cached keeps the lists alive through the files it required (~25 MB of heap).
+		// A file left cached keeps the lists alive through the files it required (~9 MB of heap).
 		expect(cachedListFiles()).toEqual([])
 
 		expect(passwordWeakness('password123')).toMatch(/\S/)

@@ -4,13 +4,11 @@
  * (Apart from upload-storage.ts, which the e2e specs import: this one needs vitest.)
  */
 import type { DatabaseProvider } from '../../app/config/database-url'
-import type { AdminViewer } from '../../app/data/viewer'
-import { openTestDatabase, signUpCustomer } from './databases'
+import { openTestDatabase, signUpAdmin } from './databases'
 
 export async function openUploadStore(provider: DatabaseProvider, label: string) {
 	const t = await openTestDatabase(provider)
 	const store = await t.db.store.create({ data: { handle: `${label}-${Date.now()}-${Math.random()}`, name: label }, select: { id: true } })
-	const me = await signUpCustomer(t.auth)
-	const admin: AdminViewer = { kind: 'user', role: 'admin', storeId: store.id, userId: me.userId, email: me.email, name: 'Admin' }
+	const { viewer: admin } = await signUpAdmin({ auth: t.auth, storeId: store.id })
 	return { t, admin }
 }
