@@ -1,6 +1,4 @@
-import { PassThrough } from 'node:stream'
-import { createReadableStreamFromReadable } from '@react-router/node'
-import { isbot } from 'isbot'
+import { Writable } from 'node:stream'
 import { renderToPipeableStream } from 'react-dom/server'
 import { type ActionFunctionArgs, type EntryContext, type LoaderFunctionArgs, type RouterContextProvider, ServerRouter } from 'react-router'
 import { getConfig } from './config/env.server'
@@ -39,12 +37,11 @@ export default function handleRequest(
 	loadContext: RouterContextProvider,
 ) {
 	const nonce = loadContext.get(nonceContext)
-	const waitForAll = isbot(request.headers.get('user-agent')) || routerContext.isSpaMode
 	return new Promise<Response>((resolve, reject) => {
 		let shellRendered = false
-		// Aborts a render still streaming after the timeout. Cleared once the body is complete:
-		// a pending timer keeps the whole render (request, data, stream) alive for 6 s, which
-		// under load held thousands of finished pages in memory (500+ MB RSS).
+		// Aborts a render that has not finished after the timeout. Cleared once the page is
+		// complete: a pending timer keeps the whole render (request, data, stream) alive for 6 s,
+		// which under load held thousands of finished pages in memory (500+ MB RSS).
 		let timeout: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1_000)
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceProvider value={nonce}>
@@ -52,25 +49,35 @@ export default function handleRequest(
 			</NonceProvider>,
 			{
 				nonce,
-				[waitForAll ? 'onAllReady' : 'onShellReady']() {
+				// Every page is sent whole, once everything in it is ready: what a page shows is
+				// loaded before it renders, so streaming would only split the same bytes into more
+				// chunks through three streams (see docs/performance.md). One buffer, with its length.
+				onShellReady() {
 					shellRendered = true
-					const body = new PassThrough({
+				},
+				onAllReady() {
+					const chunks: Uint8Array[] = []
+					const page = new Writable({
+						write(chunk: Uint8Array, _encoding, callback) {
+							chunks.push(chunk)
+							callback()
+						},
 						final(callback) {
 							clearTimeout(timeout)
 							timeout = undefined
+							const body = Buffer.concat(chunks)
+							responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+							responseHeaders.set('Content-Length', String(body.byteLength))
+							resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }))
 							callback()
 						},
 					})
-					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-					resolve(
-						new Response(createReadableStreamFromReadable(body), {
-							headers: responseHeaders,
-							status: responseStatusCode,
-						}),
-					)
-					pipe(body)
+					pipe(page)
 				},
-				onShellError: reject,
+				onShellError(error: unknown) {
+					clearTimeout(timeout)
+					reject(error)
+				},
 				onError(error: unknown) {
 					responseStatusCode = 500
 					if (shellRendered) log.error({ err: error, path: loggablePath(new URL(request.url).pathname) }, '[store] a page failed while streaming')

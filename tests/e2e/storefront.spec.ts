@@ -64,6 +64,23 @@ test.describe('with JavaScript disabled', () => {
 	})
 })
 
+test('a page is sent whole, with its length; a 404 page keeps its status', async ({ request }) => {
+	// Asked uncompressed, so the length is the page's own. (That the browser takes over from
+	// such a page and navigates client-side: headers.spec.ts.)
+	for (const [path, status] of [
+		['/', 200],
+		['/products/canvas-tote', 200],
+		['/no-such-page', 404],
+	] as const) {
+		const response = await request.get(path, { headers: { 'accept-encoding': 'identity' } })
+		expect(response.status(), path).toBe(status)
+		const body = await response.body()
+		expect(response.headers()['transfer-encoding'], path).toBeUndefined()
+		expect(response.headers()['content-length'], path).toBe(String(body.byteLength))
+		expect(body.toString('utf8'), path).toMatch(/^<!DOCTYPE html>.*<\/html>$/s)
+	}
+})
+
 test('a customer sees the Order in their account and a second customer cannot open it', async ({ page, customer }) => {
 	await addToCart(page, 'field-notebook', 3)
 	await page.goto('/checkout')
