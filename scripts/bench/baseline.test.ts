@@ -29,6 +29,20 @@ describe('the bench baseline is not handicapped', () => {
 		}
 	})
 
+	it('runs the template’s production server as written: compression, assets, its request logger, static files, then the app', () => {
+		// The node-custom-server template's production branch, in its order (the bench adds only
+		// /healthz). Without morgan the baseline would skip the one line per request the store writes.
+		const server = readFileSync(path.resolve(import.meta.dirname, 'baseline/server.mjs'), 'utf8')
+		const uses = [...server.matchAll(/^app\.(?:use|all)\((.*)\)$/gm)].map(([, args]) => args!.replace(/`\$\{here\}/g, '`'))
+		expect(uses).toEqual([
+			'compression()',
+			"'/assets', express.static(`build/client/assets`, { immutable: true, maxAge: '1y' })",
+			"morgan('tiny')",
+			"express.static(`build/client`, { maxAge: '1h' })",
+			"'/{*path}', createRequestHandler({ build, mode: 'production' })",
+		])
+	})
+
 	it('builds no formatter, collator or date format inside a route module’s render or loader', () => {
 		const routes = readdirSync(path.join(app, 'routes')).map((file) => readFileSync(path.join(app, 'routes', file), 'utf8'))
 		for (const source of routes) expect(source).not.toMatch(/new Intl\.|toLocaleString\(|JSON\.parse\(JSON\.stringify/)

@@ -1,12 +1,14 @@
 /**
  * The bare React Router 7 app on Express that `npm run bench` measures the store against
- * The framework's node-custom-server template, minus its request logger.
+ * The framework's node-custom-server template as it runs in production, its request logger
+ * (morgan "tiny", one line per request on stdout) included: the store logs every request too.
  * Usage: node scripts/bench/baseline/server.mjs (PORT, HOST from the environment).
  */
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@react-router/express'
 import compression from 'compression'
 import express from 'express'
+import morgan from 'morgan'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const build = await import(pathToFileURL(`${here}build/server/index.js`).href)
@@ -15,6 +17,7 @@ const app = express()
 app.disable('x-powered-by')
 app.use(compression())
 app.use('/assets', express.static(`${here}build/client/assets`, { immutable: true, maxAge: '1y' }))
+app.use(morgan('tiny'))
 app.use(express.static(`${here}build/client`, { maxAge: '1h' }))
 app.get('/healthz', (_req, res) => res.send('ok'))
 app.all('/{*path}', createRequestHandler({ build, mode: 'production' }))
