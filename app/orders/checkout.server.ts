@@ -204,8 +204,10 @@ export async function placeOrder({
 			const number = store.lastOrderNumber
 			const id = randomUUID()
 			const tokenHash = hashOrderToken(orderToken(id))
-			// createMany: the Order and its lines written without reading the Order back.
-			await tx.order.createMany({
+			// One create with the lines nested: Prisma keeps the compiled plan of a create (per number
+			// of lines) but compiles every createMany anew, which cost more than the statements.
+			await tx.order.create({
+				select: { id: true },
 				data: {
 					id,
 					storeId,
@@ -224,9 +226,9 @@ export async function placeOrder({
 					totalMinor: totals.totalMinor,
 					connectionId: connection.id,
 					idempotencyKey,
+					lines: { createMany: { data: lines } },
 				},
 			})
-			await tx.orderLine.createMany({ data: lines.map((line) => ({ ...line, orderId: id })) })
 			await orderMail(tx, { storeId, id, email: details.email }, 'placed')
 			return {
 				id,
