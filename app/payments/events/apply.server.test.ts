@@ -4,6 +4,7 @@ import { DETAILS, createProduct, newGuest, offline } from '../../../tests/helper
 import { PROVIDERS, type TestDatabase, openTestDatabase, signUpAdmin } from '../../../tests/helpers/databases'
 import { genericRequest, newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../../tests/helpers/events'
 import { cartRepository } from '../../cart/cart.server'
+import type { Db } from '../../data/db.server'
 import type { AdminViewer } from '../../data/viewer'
 import { adminOrdersRepository } from '../../orders/admin-orders.server'
 import { placeOrder } from '../../orders/checkout.server'
@@ -170,6 +171,37 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 		expect((await eventInboxRepository(t.db, admin).replay(settled.id)).outcome).toBe('stale')
 		expect(await row(early)).toEqual(settled)
 		expect(await t.db.providerEvent.count({ where: { storeId: t.storeId, awaitingRef: o.paymentIntentId } })).toBe(0)
+	})
+
+	it('wakes held events by what this delivery settled, not by every reference settled before it in the process [R65]', async () => {
+		// The keys each delivery looks for among held events, read from the query it sends.
+		const asked: string[][] = []
+		const watched = t.db.$extends({
+			query: {
+				providerEvent: {
+					findMany({ args, query }) {
+						const keys = (args.where?.awaitingRef as { in?: string[] } | undefined)?.in
+						if (keys) asked.push(keys)
+						return query(args)
+					},
+				},
+			},
+		}) as unknown as Db
+		const deliverWatched = async (payload: string) => {
+			const response = await receiveEvent(unverifiedScope(watched, t.storeId), {
+				handle: STRIPE,
+				request: stripeRequest(`http://store.test/api/events/${STRIPE}`, payload, stripeSignature(payload, stripeSecret)),
+			})
+			expect(response.status).toBe(200)
+		}
+		for (let i = 0; i < 3; i++) {
+			const o = await started()
+			await deliverWatched(stripeEvents.sessionCompleted({ ...o, amount: 5000 }))
+			expect(await state(o.orderId)).toMatchObject({ status: 'paid' })
+			// Its PaymentIntent was linked and its Order paid: those two, and nothing of another Order.
+			expect(asked.at(-1)?.toSorted()).toEqual([o.paymentIntentId, `order:${o.orderId}`].toSorted())
+		}
+		expect(asked).toHaveLength(3)
 	})
 
 	it('settles a refund and the Session linking its payment that arrive at the same instant, whichever commits first [R65]', async () => {

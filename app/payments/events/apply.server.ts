@@ -82,21 +82,28 @@ async function resolve(tx: Tx, connection: EventConnection, refs: EventRefs): Pr
 	return { kind: 'order', order, bySession }
 }
 
-const none = { orderId: null, otherOrderId: null, awaitingRef: null, wake: [] }
+/** A result that links nothing; each call a new `wake` list, which a result may push to. */
+const none = (): Omit<Result, 'outcome' | 'summary'> => ({ orderId: null, otherOrderId: null, awaitingRef: null, wake: [] })
 
 /** Applies one verified event; changes nothing unless every reference and the money reconcile. */
 async function applyEvent(tx: Tx, scope: StoreScope, connection: EventConnection, event: NormalizedEvent): Promise<Result> {
-	if (!event.known) return { ...none, outcome: 'ignored', summary: `Unknown event type ${event.type}: stored, nothing changed.` }
+	if (!event.known) return { ...none(), outcome: 'ignored', summary: `Unknown event type ${event.type}: stored, nothing changed.` }
 	const found = await resolve(tx, connection, event.refs)
 	if (found.kind === 'conflict') {
-		return { ...none, outcome: 'conflict', summary: `Conflict: ${found.why}; nothing changed.`, orderId: found.order.id, otherOrderId: found.other?.id ?? null }
+		return {
+			...none(),
+			outcome: 'conflict',
+			summary: `Conflict: ${found.why}; nothing changed.`,
+			orderId: found.order.id,
+			otherOrderId: found.other?.id ?? null,
+		}
 	}
 	if (found.kind === 'unknown') {
 		// A PaymentIntent event can arrive before the Session event that links it: it waits [R65].
 		const wait = event.effect.kind !== 'none' && !event.refs.sessionId ? (event.refs.paymentIntentId ?? null) : null
 		const held = wait ? `; held until a payment of this store links ${wait}` : ''
 		return {
-			...none,
+			...none(),
 			outcome: found.claimed ? 'review' : 'unmatched',
 			summary: `${found.why}${held}; nothing changed.`,
 			orderId: found.claimed?.id ?? null,
@@ -104,7 +111,7 @@ async function applyEvent(tx: Tx, scope: StoreScope, connection: EventConnection
 		}
 	}
 	const { order } = found
-	const result: Result = { ...none, outcome: 'ignored', summary: '', orderId: order.id }
+	const result: Result = { ...none(), outcome: 'ignored', summary: '', orderId: order.id }
 	let linked = ''
 	if (found.bySession && event.refs.paymentIntentId && !order.paymentIntentRef) {
 		if (await linkPaymentIntent(tx, scope, { orderId: order.id, paymentIntentRef: event.refs.paymentIntentId })) {
