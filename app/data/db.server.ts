@@ -16,7 +16,10 @@ export const sql = Prisma.sql
 export function createDb(url: string): Db {
 	const adapter = createDriverAdapter(url)
 	const engine = databaseProvider(url)
-	const db = engine === 'postgresql' ? (new PostgresClient({ adapter }) as unknown as Db) : new SqliteClient({ adapter })
+	// 'minimal': an error carries Prisma's message and code, without the code frame of the call that
+	// failed. The other formats capture a stack trace (new Error()) on every query to draw that frame.
+	const options = { adapter, errorFormat: 'minimal' as const }
+	const db = engine === 'postgresql' ? (new PostgresClient(options) as unknown as Db) : new SqliteClient(options)
 	engines.set(db, engine)
 	return db
 }
