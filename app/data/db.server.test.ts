@@ -11,7 +11,11 @@ describe.each(PROVIDERS)('the database client on %s', (provider) => {
 
 	it('fails a query with Prisma’s code and cause, and no code frame of the source that called it [R13]', async () => {
 		const store = await t.db.store.findUniqueOrThrow({ where: { id: t.storeId }, select: { handle: true } })
-		const error = await t.db.store.create({ data: { handle: store.handle, name: 'Twin' } }).catch((caught: unknown) => caught as Error & { code?: string })
+		const error = await t.db.store.create({ data: { handle: store.handle, name: 'Twin' } }).then(
+			() => undefined,
+			(caught: Error & { code?: string }) => caught,
+		)
+		if (!error) throw new Error('a second Store with the same handle was created')
 		expect(error.code).toBe('P2002')
 		expect(isUniqueViolation(error, 'handle')).toBe(true)
 		expect(error.message).toContain('Unique constraint failed')
