@@ -7,7 +7,7 @@ import type { ServerBuild } from 'react-router'
  *
  * React Router's server does work in proportion to the whole route table on every request: it
  * tries every ranked route branch (building match objects for each) twice, and rebuilds the
- * route tree for React twice per page, ~55 routes here against the 3 that can answer `/`. A
+ * route tree for React twice per page: 53 routes here, against the 3 that can answer `/`. A
  * request can only match a route whose path starts with the request's first segment, or one
  * whose first segment is not fixed text (a parameter or a splat). So each first segment gets
  * a handler built over just those routes and their parents: the same matches, the same
