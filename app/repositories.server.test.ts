@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, type TestDatabase, openTestDatabase, signUpAdmin, signUpCustomer } from '../tests/helpers/databases'
-import { userRepositoriesFor, repositoriesFor } from './repositories.server'
+import { adminRepositoriesFor, userRepositoriesFor, repositoriesFor } from './repositories.server'
 import type { AdminViewer, UserViewer } from './data/viewer'
 
 describe.each(PROVIDERS)('session-scoped repositories on %s [R30] (store isolation)', (provider) => {
@@ -21,6 +21,23 @@ describe.each(PROVIDERS)('session-scoped repositories on %s [R30] (store isolati
 	it('reads the Store profile of the viewer’s Store, guest or not', async () => {
 		const guest = repositoriesFor({ kind: 'guest', storeId: otherStore.id, guestId: 'g' }, t.db)
 		expect(await guest.store.profile()).toEqual({ name: 'Other Store', currency: 'USD', locale: 'en-US', logo: null, accentColor: null, policyKinds: [] })
+	})
+
+	it('builds a repository when a request first uses it, once, and gives a guest or customer none of Store Admin’s [R5]', () => {
+		const guest = repositoriesFor({ kind: 'guest', storeId: t.storeId, guestId: 'g' }, t.db)
+		expect(Object.hasOwn(guest, 'catalog')).toBe(false)
+		const catalog = guest.catalog
+		expect(guest.catalog).toBe(catalog)
+		expect(Object.hasOwn(guest, 'catalog')).toBe(true)
+		expect(Object.hasOwn(guest, 'cart')).toBe(false)
+		const customer = userRepositoriesFor({ ...admin, role: 'user' }, t.db)
+		for (const repositories of [guest, customer]) {
+			for (const name of ['products', 'adminOrders', 'customers', 'audit', 'reviewModeration']) expect(name in repositories).toBe(false)
+		}
+		expect('account' in guest).toBe(false)
+		const store = adminRepositoriesFor(admin, t.db)
+		expect(store.adminOrders).toBe(store.adminOrders)
+		expect(Object.hasOwn(store, 'products')).toBe(false)
 	})
 
 	it('ignores a storeId slipped into the update; only the session’s Store changes [R4]', async () => {
