@@ -4,7 +4,7 @@ export default {
 	ssr: true,
 	// The whole route manifest is one static, cacheable asset. The default, lazy
 	// discovery inlined a partial manifest into every page and matched each ancestor path against
-	// all ~40 routes per request to build it (two extra full matches for /products/:slug), and made
+	// every route per request to build it (two extra full matches for /products/:slug), and made
 	// the browser ask /__manifest on navigation. Route paths are no secret: /admin is documented.
 	routeDiscovery: { mode: 'initial' },
 	future: {
