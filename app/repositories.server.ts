@@ -109,12 +109,23 @@ export async function startMailWorker(config: Config, db: Db = getDb()) {
 }
 
 /**
- * Keeps what a getter built as the object's own property: the next read is a plain field and
- * the repository is built once per request that uses it.
+ * Makes each getter of a repositories class build its repository once: the first read calls
+ * the getter and keeps what it built as the object's own property, under the getter's own
+ * name, so the next read is a plain field.
  */
-function kept<T>(repositories: object, name: string, value: T): T {
-	Object.defineProperty(repositories, name, { value, enumerable: true })
-	return value
+function buildOnFirstUse(prototype: object) {
+	for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(prototype))) {
+		const build = descriptor.get
+		if (!build) continue
+		Object.defineProperty(prototype, name, {
+			...descriptor,
+			get() {
+				const value: unknown = build.call(this)
+				Object.defineProperty(this, name, { value, enumerable: true })
+				return value
+			},
+		})
+	}
 }
 
 /**
@@ -129,112 +140,106 @@ class Repositories<V extends Viewer = Viewer> {
 		private readonly storage?: ObjectStorage,
 	) {}
 	get store() {
-		return kept(this, 'store', storeRepository(this.db, this.viewer))
+		return storeRepository(this.db, this.viewer)
 	}
 	/** The Store's published policy pages [R120]. */
 	get policies() {
 		const scope = viewerScope(this.db, this.viewer)
-		return kept(this, 'policies', { get: (kind: string) => storePolicy(scope, kind) })
+		return { get: (kind: string) => storePolicy(scope, kind) }
 	}
 	get catalog() {
-		return kept(this, 'catalog', catalogRepository(this.db, this.viewer))
+		return catalogRepository(this.db, this.viewer)
 	}
 	get cart() {
-		return kept(this, 'cart', cartRepository(this.db, this.viewer))
+		return cartRepository(this.db, this.viewer)
 	}
 	get orders() {
-		return kept(this, 'orders', ordersRepository(this.db, this.viewer))
+		return ordersRepository(this.db, this.viewer)
 	}
 	get checkout() {
-		return kept(this, 'checkout', checkoutFor(this.viewer, this.db))
+		return checkoutFor(this.viewer, this.db)
 	}
 	get newsletter() {
-		return kept(this, 'newsletter', newsletterRepository(viewerScope(this.db, this.viewer)))
+		return newsletterRepository(viewerScope(this.db, this.viewer))
 	}
 	/** A Module's repository: its data service keeps the Store, the repository the owner [R31]. */
 	get reviews() {
 		const viewer: Viewer = this.viewer
 		const reviewer = viewer.kind === 'user' ? { userId: viewer.userId, name: viewer.name } : null
-		return kept(this, 'reviews', reviewsRepository(moduleData(viewerScope(this.db, viewer), reviewsModule), reviewer))
+		return reviewsRepository(moduleData(viewerScope(this.db, viewer), reviewsModule), reviewer)
 	}
 	/** Most requests never touch uploads or their storage client. */
 	get uploads() {
-		return kept(this, 'uploads', uploadsRepository(this.db, this.viewer, this.storage ?? getStorage()))
+		return uploadsRepository(this.db, this.viewer, this.storage ?? getStorage())
 	}
 }
 
 class UserRepositories<V extends UserViewer = UserViewer> extends Repositories<V> {
 	get account() {
-		return kept(this, 'account', accountRepository(this.db, this.viewer))
+		return accountRepository(this.db, this.viewer)
 	}
 	get myOrders() {
-		return kept(this, 'myOrders', customerOrdersRepository(this.db, this.viewer))
+		return customerOrdersRepository(this.db, this.viewer)
 	}
 	get sessions() {
-		return kept(this, 'sessions', sessionsRepository(this.db, this.viewer))
+		return sessionsRepository(this.db, this.viewer)
 	}
 }
 
 class AdminRepositories extends UserRepositories<AdminViewer> {
 	get audit() {
-		return kept(this, 'audit', auditRepository(this.db, this.viewer))
+		return auditRepository(this.db, this.viewer)
 	}
 	get identity() {
-		return kept(this, 'identity', storeIdentityRepository(this.db, this.viewer))
+		return storeIdentityRepository(this.db, this.viewer)
 	}
 	get products() {
-		return kept(this, 'products', adminProductsRepository(this.db, this.viewer))
+		return adminProductsRepository(this.db, this.viewer)
 	}
 	get collections() {
-		return kept(this, 'collections', adminCollectionsRepository(this.db, this.viewer))
+		return adminCollectionsRepository(this.db, this.viewer)
 	}
 	get shipping() {
-		return kept(this, 'shipping', adminShippingRepository(this.db, this.viewer))
+		return adminShippingRepository(this.db, this.viewer)
 	}
 	get productImages() {
-		return kept(this, 'productImages', productImagesRepository(this.db, this.viewer))
+		return productImagesRepository(this.db, this.viewer)
 	}
 	get adminOrders() {
 		const { db, viewer } = this
-		return kept(
-			this,
-			'adminOrders',
-			adminOrdersRepository(db, viewer, (connection, request) => refundPayment(viewerScope(db, viewer), connection, request)),
-		)
+		return adminOrdersRepository(db, viewer, (connection, request) => refundPayment(viewerScope(db, viewer), connection, request))
 	}
 	get dashboard() {
-		return kept(this, 'dashboard', dashboardRepository(this.db, this.viewer))
+		return dashboardRepository(this.db, this.viewer)
 	}
 	get customers() {
-		return kept(this, 'customers', adminCustomersRepository(this.db, this.viewer))
+		return adminCustomersRepository(this.db, this.viewer)
 	}
 	get connections() {
-		return kept(this, 'connections', adminConnectionsRepository(this.db, this.viewer))
+		return adminConnectionsRepository(this.db, this.viewer)
 	}
 	get events() {
-		return kept(this, 'events', eventInboxRepository(this.db, this.viewer))
+		return eventInboxRepository(this.db, this.viewer)
 	}
 	get checklist() {
 		const { db, viewer } = this
-		return kept(this, 'checklist', () => adminChecklist(db, viewer.storeId))
+		return () => adminChecklist(db, viewer.storeId)
 	}
 	get outbox() {
-		return kept(this, 'outbox', adminOutboxRepository(this.db, this.viewer))
+		return adminOutboxRepository(this.db, this.viewer)
 	}
 	get subscribers() {
-		return kept(this, 'subscribers', adminSubscribersRepository(this.db, this.viewer))
+		return adminSubscribersRepository(this.db, this.viewer)
 	}
 	get reviewModeration() {
 		const { db, viewer } = this
-		return kept(
-			this,
-			'reviewModeration',
-			adminReviewsRepository(moduleData(viewerScope(db, viewer), reviewsModule), (work) =>
-				transaction(db, (tx) => work(moduleData(viewerScope(tx, viewer), reviewsModule), (entry) => auditEntry(tx, viewer, entry))),
-			),
+		return adminReviewsRepository(moduleData(viewerScope(db, viewer), reviewsModule), (work) =>
+			transaction(db, (tx) => work(moduleData(viewerScope(tx, viewer), reviewsModule), (entry) => auditEntry(tx, viewer, entry))),
 		)
 	}
 }
+
+for (const repositories of [Repositories, UserRepositories, AdminRepositories]) buildOnFirstUse(repositories.prototype)
 
 /**
  * The only way routes reach data: every repository is built from the viewer,
