@@ -12,6 +12,8 @@ export type Db = SqliteClient
 
 /** Prisma's tag for a raw statement's fragments: the runtime's, the same for either engine's client. */
 export const sql = Prisma.sql
+/** Joins statement fragments or values with a separator (`, ` unless told), as Prisma's `join`. */
+export const sqlJoin = Prisma.join
 
 export function createDb(url: string): Db {
 	const adapter = createDriverAdapter(url)

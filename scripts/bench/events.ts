@@ -13,7 +13,6 @@ import { ensureRuntimeStore } from '../../app/data/runtime-store.server'
 import { placeOrder } from '../../app/orders/checkout.server'
 import { recordProviderRef } from '../../app/orders/orders.server'
 import { ensureOfflineConnection } from '../../app/payments/connections.server'
-import { settleDuplicateCounts } from '../../app/payments/events/inbox.server'
 import { receiveEvent } from '../../app/payments/events/receive.server'
 import { connectionScope, sealSecret } from '../../app/security/secret-box.server'
 import { DETAILS } from '../../tests/helpers/commerce'
@@ -92,7 +91,6 @@ async function run(label: string, url: string) {
 			}),
 		)
 		const seconds = (performance.now() - started) / 1000
-		await settleDuplicateCounts(db)
 		const paid = await db.order.count({ where: { storeId, status: 'paid' } })
 		return {
 			engine: label,

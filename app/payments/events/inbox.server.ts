@@ -1,5 +1,5 @@
 import { auditEntry } from '../../audit/audit.server'
-import type { Db } from '../../data/db.server'
+import { type Db, sql, sqlJoin } from '../../data/db.server'
 import type { AdminViewer } from '../../data/viewer'
 import { notFound } from '../../errors.server'
 import { applyWithHeld, type EventConnection } from './apply.server'
@@ -32,48 +32,74 @@ function inFlight(db: Db) {
 }
 
 /**
- * Repeats are counted in memory and written together: while one delivery writes an event's
- * repeat count, the repeats arriving meanwhile only add to what it writes next, so a provider's
- * burst of retries costs a few UPDATEs instead of one per delivery. The delivery that writes
- * awaits its write, as every write of the store is awaited by the request that made it (a
- * timer-driven flush was tried and left: written beside open transactions from outside any
- * request, it stalled the bench's PostgreSQL run now and then). The count is evidence for the
- * operator, not money: nothing is decided by it, and a failed write loses only counts.
+ * Repeats are counted in memory and written together: while one statement writes counts, the
+ * repeats arriving meanwhile (of any event) wait for the next, which writes all of them at once.
+ * A provider retries its deliveries spread over many events, so counting each event's burst
+ * alone still cost one UPDATE per repeat (nine in ten of a burst's deliveries, most of the
+ * statements a retry storm made). Every delivery awaits the write that carries its count, as
+ * every write of the store is awaited by the request that made it: when it is answered, its
+ * count is in the database (a timer-driven flush was tried and left: written beside open
+ * transactions from outside any request, it stalled the bench's PostgreSQL run now and then).
+ * The count is evidence for the operator, not money: nothing is decided by it. A failed write
+ * fails the deliveries of its batch, which the provider sends again; when a batch spans two
+ * Connections and only one statement failed, the other's repeats may be counted twice.
  */
-type Counting = { pending: number; writing: Promise<void> }
-const repeatCounts = new WeakMap<Db, Map<string, Counting>>()
+type CountBatch = { counts: Map<string, Map<string, number>>; written: Promise<void>; settle: (error?: unknown) => void }
+type Counter = { next: CountBatch | null; writing: boolean }
+const counters = new WeakMap<Db, Counter>()
 
-async function countDuplicate(db: Db, connectionId: string, eventId: string) {
-	let counts = repeatCounts.get(db)
-	if (!counts) repeatCounts.set(db, (counts = new Map()))
-	const key = `${connectionId}\u0000${eventId}`
-	const current = counts.get(key)
-	if (current) {
-		current.pending++
-		return
-	}
-	const counting: Counting = { pending: 1, writing: Promise.resolve() }
-	counts.set(key, counting)
-	counting.writing = (async () => {
-		try {
-			while (counting.pending > 0) {
-				const count = counting.pending
-				counting.pending = 0
-				// One statement: Prisma's updateMany wraps its UPDATE in BEGIN and COMMIT, three
-				// round trips for every repeat, which made repeats most of what a retry burst cost.
-				await db.$executeRaw`UPDATE "provider_events" SET "duplicates" = "duplicates" + ${count} WHERE "connectionId" = ${connectionId} AND "providerEventId" = ${eventId}`
-			}
-		} finally {
-			counts.delete(key)
-		}
-	})()
-	await counting.writing
+/** Events per statement: two parameters each, well inside either engine's limit. */
+const COUNTS_PER_STATEMENT = 200
+
+function newBatch(): CountBatch {
+	let settle: CountBatch['settle'] = () => {}
+	const written = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))))
+	return { counts: new Map(), written, settle }
 }
 
-/** Waits until every repeat counted so far is written. */
-export async function settleDuplicateCounts(db: Db): Promise<void> {
-	const counts = repeatCounts.get(db)
-	if (counts) await Promise.allSettled([...counts.values()].map((counting) => counting.writing))
+/** One statement per Connection (and per COUNTS_PER_STATEMENT events): each row gets its own increment. */
+async function writeCounts(db: Db, counts: CountBatch['counts']) {
+	for (const [connectionId, events] of counts) {
+		const entries = [...events]
+		for (let at = 0; at < entries.length; at += COUNTS_PER_STATEMENT) {
+			const slice = entries.slice(at, at + COUNTS_PER_STATEMENT)
+			const increments = sqlJoin(
+				slice.map(([eventId, count]) => sql`WHEN ${eventId} THEN CAST(${count} AS INTEGER)`),
+				' ',
+			)
+			// Raw, one statement: Prisma's updateMany wraps its UPDATE in BEGIN and COMMIT.
+			await db.$executeRaw`UPDATE "provider_events" SET "duplicates" = "duplicates" + CASE "providerEventId" ${increments} ELSE 0 END
+				WHERE "connectionId" = ${connectionId} AND "providerEventId" IN (${sqlJoin(slice.map(([eventId]) => eventId))})`
+		}
+	}
+}
+
+async function writeBatches(db: Db, counter: Counter) {
+	counter.writing = true
+	try {
+		for (let batch = counter.next; batch; batch = counter.next) {
+			counter.next = null
+			try {
+				await writeCounts(db, batch.counts)
+				batch.settle()
+			} catch (error) {
+				batch.settle(error)
+			}
+		}
+	} finally {
+		counter.writing = false
+	}
+}
+
+function countDuplicate(db: Db, connectionId: string, eventId: string): Promise<void> {
+	let counter = counters.get(db)
+	if (!counter) counters.set(db, (counter = { next: null, writing: false }))
+	const batch = (counter.next ??= newBatch())
+	let events = batch.counts.get(connectionId)
+	if (!events) batch.counts.set(connectionId, (events = new Map()))
+	events.set(eventId, (events.get(eventId) ?? 0) + 1)
+	if (!counter.writing) void writeBatches(db, counter)
+	return batch.written
 }
 
 /**

@@ -16,7 +16,6 @@ import { cartRepository } from '../../cart/cart.server'
 import { placeOrder } from '../../orders/checkout.server'
 import { recordProviderRef } from '../../orders/orders.server'
 import { connectionScope, sealSecret } from '../../security/secret-box.server'
-import { settleDuplicateCounts } from './inbox.server'
 import { forgetEndpoints, receiveEvent } from './receive.server'
 import { unverifiedScope } from '../../data/scope'
 
@@ -93,15 +92,52 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		expect(row).toEqual({ duplicates: 9, outcome: 'applied' })
 	})
 
-	it('counts every repeat of a concurrent burst, though they are written together [R63]', async () => {
+	it('counts every repeat of a concurrent burst, written by the time each is answered [R63]', async () => {
 		const o = await started()
 		const payload = completed(o)
 		await deliver(payload)
 		const responses = await Promise.all(Array.from({ length: 25 }, () => deliver(payload)))
 		expect(responses.map((r) => r.status)).toEqual(Array(25).fill(200))
-		await settleDuplicateCounts(t.db)
 		const row = await t.db.providerEvent.findFirstOrThrow({ where: { orderId: o.orderId }, select: { duplicates: true } })
 		expect(row.duplicates).toBe(25)
+	})
+
+	it('writes the repeats of many events retried together in a few statements, each event its own count [R63]', async () => {
+		const orders = await Promise.all(Array.from({ length: 6 }, () => started()))
+		const payloads = orders.map((o) => completed(o))
+		for (const payload of payloads) await deliver(payload)
+		const statements = vi.spyOn(t.db, '$executeRaw')
+		try {
+			// Event i is repeated i + 1 times, all 21 repeats in flight at once.
+			const repeats = payloads.flatMap((payload, i) => Array.from({ length: i + 1 }, () => payload))
+			const responses = await Promise.all(repeats.map((payload) => deliver(payload)))
+			expect(responses.map((r) => r.status)).toEqual(Array(21).fill(200))
+			expect(statements.mock.calls.length).toBeGreaterThan(0)
+			expect(statements.mock.calls.length).toBeLessThanOrEqual(4)
+		} finally {
+			statements.mockRestore()
+		}
+		const rows = await t.db.providerEvent.findMany({ where: { orderId: { in: orders.map((o) => o.orderId) } }, select: { orderId: true, duplicates: true } })
+		expect(orders.map((o) => rows.find((row) => row.orderId === o.orderId)?.duplicates)).toEqual([1, 2, 3, 4, 5, 6])
+	})
+
+	it('fails a delivery whose count could not be written, and counts exactly the repeats it answered [R63]', async () => {
+		const o = await started()
+		const payload = completed(o)
+		await deliver(payload)
+		const duplicates = async () => (await t.db.providerEvent.findFirstOrThrow({ where: { orderId: o.orderId }, select: { duplicates: true } })).duplicates
+		const statements = vi.spyOn(t.db, '$executeRaw').mockRejectedValueOnce(new Error('database went away'))
+		try {
+			const settled = await Promise.allSettled([deliver(payload), deliver(payload), deliver(payload)])
+			expect(settled.filter((s) => s.status === 'rejected')).toHaveLength(1)
+			const answered = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.status] : []))
+			expect(answered).toEqual([200, 200])
+		} finally {
+			statements.mockRestore()
+		}
+		expect(await duplicates()).toBe(2)
+		expect((await deliver(payload)).status).toBe(200)
+		expect(await duplicates()).toBe(3)
 	})
 
 	it('answers 20 concurrent deliveries of one event with 2xx, applying it once (no unique-violation 500s) [R63]', async () => {
