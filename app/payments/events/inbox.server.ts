@@ -42,7 +42,8 @@ function inFlight(db: Db) {
  * transactions from outside any request, it stalled the bench's PostgreSQL run now and then).
  * The count is evidence for the operator, not money: nothing is decided by it. A failed write
  * fails the deliveries of its batch, which the provider sends again; when a batch spans two
- * Connections and only one statement failed, the other's repeats may be counted twice.
+ * Connections and only one statement failed, the other's repeats may be counted twice
+ * (docs/decisions/054).
  */
 type CountBatch = { counts: Map<string, Map<string, number>>; written: Promise<void>; settle: (error?: unknown) => void }
 type Counter = { next: CountBatch | null; writing: boolean }
