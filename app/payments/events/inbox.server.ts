@@ -45,7 +45,7 @@ function inFlight(db: Db) {
  * Connections and only one statement failed, the other's repeats may be counted twice
  * (docs/decisions/054).
  */
-type CountBatch = { counts: Map<string, Map<string, number>>; written: Promise<void>; settle: (error?: unknown) => void }
+type CountBatch = { counts: Map<string, Map<string, number>>; written: Promise<void>; done: () => void; failed: (error: unknown) => void }
 type Counter = { next: CountBatch | null; writing: boolean }
 const counters = new WeakMap<Db, Counter>()
 
@@ -53,9 +53,13 @@ const counters = new WeakMap<Db, Counter>()
 const COUNTS_PER_STATEMENT = 200
 
 function newBatch(): CountBatch {
-	let settle: CountBatch['settle'] = () => {}
-	const written = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))))
-	return { counts: new Map(), written, settle }
+	let done: CountBatch['done'] = () => {}
+	let failed: CountBatch['failed'] = () => {}
+	const written = new Promise<void>((resolve, reject) => {
+		done = resolve
+		failed = reject
+	})
+	return { counts: new Map(), written, done, failed }
 }
 
 /** One statement per Connection (and per COUNTS_PER_STATEMENT events): each row gets its own increment. */
@@ -82,9 +86,9 @@ async function writeBatches(db: Db, counter: Counter) {
 			counter.next = null
 			try {
 				await writeCounts(db, batch.counts)
-				batch.settle()
+				batch.done()
 			} catch (error) {
-				batch.settle(error)
+				batch.failed(error)
 			}
 		}
 	} finally {
