@@ -121,13 +121,11 @@ export async function ingestEvent(scope: StoreScope, connection: EventConnection
 		await countDuplicate(db, connection.id, eventId)
 		return { duplicate: true, outcome: 'duplicate' as const, summary: 'Already received: nothing changed.', orderId: null }
 	}
-	// Most repeats are answered here, without a transaction; racing ones meet the unique key below.
+	// Most repeats are answered here, without a transaction. The others (an event this process
+	// does not remember: recorded before a restart, or by another instance) meet the unique key
+	// in the transaction below: no read first, which cost every first delivery, the usual case,
+	// a statement to spare a rare repeat a failed transaction (docs/decisions/055).
 	if (recentEvents.get(db)?.has(recentKey)) return duplicate()
-	const seen = await db.providerEvent.findUnique({
-		where: { connectionId_providerEventId: { connectionId: connection.id, providerEventId: eventId } },
-		select: { id: true },
-	})
-	if (seen) return duplicate()
 	// A repeat of an event this process is applying right now waits for that delivery instead
 	// of opening a transaction of its own that the unique key would refuse anyway; if that one
 	// ends without recording it, one of the waiting repeats tries next.

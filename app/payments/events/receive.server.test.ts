@@ -13,6 +13,7 @@ import {
 	stripeSignatureOfBytes,
 } from '../../../tests/helpers/events'
 import { cartRepository } from '../../cart/cart.server'
+import { createDb } from '../../data/db.server'
 import { placeOrder } from '../../orders/checkout.server'
 import { recordProviderRef } from '../../orders/orders.server'
 import { connectionScope, sealSecret } from '../../security/secret-box.server'
@@ -138,6 +139,43 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		expect(await duplicates()).toBe(2)
 		expect((await deliver(payload)).status).toBe(200)
 		expect(await duplicates()).toBe(3)
+	})
+
+	it('answers a repeat this process has not seen (another process recorded the event) as a duplicate, counted, changing nothing [R63, R64]', async () => {
+		const o = await started()
+		const payload = completed(o)
+		expect((await (await deliver(payload)).json()).duplicate).toBe(false)
+		const paidAs = await state(o.orderId)
+		// A second client on the same database: what another instance, or this one after a restart, sees.
+		const other = createDb(t.url)
+		try {
+			const transactions = vi.spyOn(other, '$transaction')
+			const answer = await receiveEvent(unverifiedScope(other, t.storeId), {
+				handle: 'stripe',
+				request: stripeRequest(URL_STRIPE, payload, stripeSignature(payload, secret)),
+			})
+			expect(answer.status).toBe(200)
+			expect(await answer.json()).toMatchObject({ received: true, duplicate: true, outcome: 'duplicate' })
+			// Its unique key refused the repeat inside a transaction that wrote nothing.
+			expect(transactions).toHaveBeenCalledTimes(1)
+			// The next repeat there is answered from that process's memory.
+			expect(
+				(
+					await (
+						await receiveEvent(unverifiedScope(other, t.storeId), {
+							handle: 'stripe',
+							request: stripeRequest(URL_STRIPE, payload, stripeSignature(payload, secret)),
+						})
+					).json()
+				).duplicate,
+			).toBe(true)
+			expect(transactions).toHaveBeenCalledTimes(1)
+		} finally {
+			await other.$disconnect()
+		}
+		expect(await state(o.orderId)).toEqual(paidAs)
+		const rows = await t.db.providerEvent.findMany({ where: { orderId: o.orderId }, select: { duplicates: true, outcome: true } })
+		expect(rows).toEqual([{ duplicates: 2, outcome: 'applied' }])
 	})
 
 	it('answers 20 concurrent deliveries of one event with 2xx, applying it once (no unique-violation 500s) [R63]', async () => {
