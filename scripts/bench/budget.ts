@@ -316,6 +316,7 @@ export async function benchBudget(options: Options) {
 			`storm_healthz_p99_ms=${storm.healthzP99}`,
 			`storm_over_idle_ms=${storm.rows.map((row) => row['p99 above idle ms']).join('/')}`,
 			`rss_peak_mb=${rssPeak}`,
+			`rss_load_storm_mb=${memory.storePeak}`,
 			`rss_settled_mb=${memory.storeSettled}`,
 			`checkout_p50_ms=${checkout['p50 ms']}(${engine})`,
 			`pg_checkouts_${bursts.at}_errors=${bursts.errors}`,
