@@ -149,26 +149,16 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		// A second client on the same database: what another instance, or this one after a restart, sees.
 		const other = createDb(t.url)
 		try {
+			const deliverThere = () =>
+				receiveEvent(unverifiedScope(other, t.storeId), { handle: 'stripe', request: stripeRequest(URL_STRIPE, payload, stripeSignature(payload, secret)) })
 			const transactions = vi.spyOn(other, '$transaction')
-			const answer = await receiveEvent(unverifiedScope(other, t.storeId), {
-				handle: 'stripe',
-				request: stripeRequest(URL_STRIPE, payload, stripeSignature(payload, secret)),
-			})
+			const answer = await deliverThere()
 			expect(answer.status).toBe(200)
 			expect(await answer.json()).toMatchObject({ received: true, duplicate: true, outcome: 'duplicate' })
 			// Its unique key refused the repeat inside a transaction that wrote nothing.
 			expect(transactions).toHaveBeenCalledTimes(1)
 			// The next repeat there is answered from that process's memory.
-			expect(
-				(
-					await (
-						await receiveEvent(unverifiedScope(other, t.storeId), {
-							handle: 'stripe',
-							request: stripeRequest(URL_STRIPE, payload, stripeSignature(payload, secret)),
-						})
-					).json()
-				).duplicate,
-			).toBe(true)
+			expect((await (await deliverThere()).json()).duplicate).toBe(true)
 			expect(transactions).toHaveBeenCalledTimes(1)
 		} finally {
 			await other.$disconnect()
