@@ -1,4 +1,4 @@
-import { Form, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { Form, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import { getViewer } from './auth/guards.server'
 import { viewerMiddleware } from './auth/viewer.server'
@@ -11,6 +11,7 @@ import stylesheet from './ui/app.css?url'
 import { FlashNotice } from './ui/flash'
 import { flashMiddleware, readFlash } from './ui/flash.server'
 import { useNonce } from './ui/nonce'
+import { Link } from './ui/link'
 
 export const middleware: Route.MiddlewareFunction[] = [formRefusalMiddleware, viewerMiddleware, flashMiddleware]
 

@@ -1,4 +1,5 @@
-import { Link, useSearchParams } from 'react-router'
+import { useSearchParams } from 'react-router'
+import { Link } from './link'
 
 /**
  * Previous / next links of a paginated list, keeping the other query parameters (search,

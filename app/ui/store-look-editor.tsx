@@ -1,5 +1,6 @@
-import { Form, Link, useNavigation } from 'react-router'
+import { Form, useNavigation } from 'react-router'
 import { FieldError } from './forms'
+import { Link } from './link'
 
 type Look = {
 	logo: { key: string; width: number | null; height: number | null } | null

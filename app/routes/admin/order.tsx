@@ -1,4 +1,4 @@
-import { data, Form, Link } from 'react-router'
+import { data, Form } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/order'
 import { requireAdmin } from '../../auth/guards.server'
@@ -13,6 +13,7 @@ import { FormError } from '../../ui/forms'
 import { EventResult } from '../../ui/event-result'
 import { OrderDetails } from '../../ui/order-details'
 import { Price } from '../../ui/money-format'
+import { Link } from '../../ui/link'
 
 /** A change that gave up under contention carries its Retry-After to the page. */
 export const headers = refusalHeaders

@@ -1,4 +1,3 @@
-import { Link } from 'react-router'
 import type { Route } from './+types/orders'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
@@ -7,6 +6,7 @@ import { listQuery } from '../../security/form.server'
 import { AdminList } from '../../ui/admin-list'
 import { Price } from '../../ui/money-format'
 import { statusLabel } from '../../ui/order-details'
+import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Orders · Store Admin' }]
 

@@ -1,4 +1,4 @@
-import { data, Form, Link } from 'react-router'
+import { data, Form } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/product-edit'
 import { requireAdmin } from '../../auth/guards.server'
@@ -14,6 +14,7 @@ import type { AdminViewer } from '../../data/viewer'
 import { receiveFiles, UploadError } from '../../uploads/intake.server'
 import { OBJECT_KEY } from '../../uploads/storage/storage'
 import { readProductForm } from './product-form.server'
+import { Link } from '../../ui/link'
 
 export const meta = ({ data: loaded }: Route.MetaArgs) => [{ title: `${loaded?.product.title ?? 'Product'} · Store Admin` }]
 

@@ -1,4 +1,4 @@
-import { data, Form, Link } from 'react-router'
+import { data, Form } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/reviews'
 import { requireAdmin } from '../../auth/guards.server'
@@ -8,6 +8,7 @@ import { domainFailure, formSchema, parseForm, recordId } from '../../security/f
 import { redirectWithFlash } from '../../ui/flash.server'
 import { StateLinks } from '../../ui/admin-list'
 import { FormError } from '../../ui/forms'
+import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Reviews · Store Admin' }]
 

@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, useNavigation } from 'react-router'
 import type { Route } from './+types/cart'
 import { getViewer } from '../../auth/guards.server'
 import { MAX_LINE_QUANTITY } from '../../cart/limits'
@@ -9,6 +9,7 @@ import { redirectWithFlash } from '../../ui/flash.server'
 import { FormError } from '../../ui/forms'
 import { Price } from '../../ui/money-format'
 import { z } from 'zod'
+import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Your cart' }]
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { useEffect, useState } from 'react'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/checkout'
 import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
@@ -17,6 +17,7 @@ import { log } from '../../log/logger.server'
 import { isCountryCode } from '../../shipping/countries'
 import { orderTotals, percentText } from '../../orders/totals'
 import type { ShippingTable } from '../../shipping/shipping.server'
+import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Checkout' }]
 

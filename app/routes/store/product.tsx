@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { data, Form, Link, useNavigation, useSearchParams } from 'react-router'
+import { data, Form, useNavigation, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/product'
 import { getViewer } from '../../auth/guards.server'
@@ -14,6 +14,7 @@ import { ProductGallery } from '../../ui/product-gallery'
 import { ReviewForm, Reviews } from '../../ui/reviews'
 import { StockBadge } from '../../ui/stock'
 import { redirectWithFlash } from '../../ui/flash.server'
+import { Link } from '../../ui/link'
 
 export const meta = ({ data: product }: Route.MetaArgs) => [{ title: product ? product.title : 'Product' }]
 export const headers = refusalHeaders
