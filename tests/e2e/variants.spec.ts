@@ -12,6 +12,10 @@ for (const javaScriptEnabled of [true, false]) {
 	test(`an owner builds a product with sizes and images, a shopper finds it, picks a size and buys it, JavaScript ${javaScriptEnabled ? 'on' : 'off'} [R121]`, async ({
 		browser,
 	}) => {
+		// The suite's longest single flow (a product with four variants and two images, a
+		// collection, then a shopper's search and checkout): 23–49 s on a loaded two-core machine,
+		// at the 30 s default, where it timed out on the shopper's first page with nothing stuck.
+		test.setTimeout(90_000)
 		const tag = randomUUID().slice(0, 8)
 		const word = `merino${tag}`
 		const title = `Trail tee ${tag}`
