@@ -15,6 +15,8 @@ test.describe.configure({ mode: 'serial', timeout: 90_000 })
 let store: StoreProcess
 
 test.beforeAll(async () => {
+	// A store of its own (init, then the server), as in the other specs that start one.
+	test.setTimeout(120_000)
 	store = await startStoreProcess()
 })
 test.afterAll(async () => {
