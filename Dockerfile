@@ -39,4 +39,6 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
 # the server refuses to start on a weak AUTH_SECRET.
 # exec: the server (not a shell or npm) receives the platform's SIGTERM.
 # The V8 heap flags are package.json's config.node_flags, the same as `npm start` (docs/decisions/028).
-CMD ["sh", "-c", "npm run init && exec node --max-old-space-size=128 --max-semi-space-size=4 build/server.js"]
+# Init runs compiled (build/init.js, what `npm run init` runs through tsx): no TypeScript is
+# compiled at a start.
+CMD ["sh", "-c", "node build/init.js && exec node --max-old-space-size=128 --max-semi-space-size=4 build/server.js"]

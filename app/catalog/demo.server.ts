@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { PROJECT_ROOT } from '../config/project-root.server'
 import { forgetCatalog } from './catalog.server'
 import { lowestPrice, variantRow } from './variants'
 import type { StoreScope } from '../data/scope'
@@ -108,9 +110,10 @@ export async function seedDemoProducts(scope: StoreScope, images?: DemoImageSink
 	return created
 }
 
-/** The drawing in ./demo-images, stored once under a key of its own (the same on every run). */
+/** The drawing in app/catalog/demo-images, stored once under a key of its own (the same on every run). */
 async function storeDemoImage({ db, storeId }: StoreScope, sink: DemoImageSink, slug: string) {
-	const checked = await sink.checkSvg(readFileSync(new URL(`./demo-images/${slug}.svg`, import.meta.url)))
+	// From the project's folder, not this file's: init also runs as a bundle in build/.
+	const checked = await sink.checkSvg(readFileSync(path.join(PROJECT_ROOT, 'app/catalog/demo-images', `${slug}.svg`)))
 	if (!checked.ok) throw new Error(`demo image ${slug}: ${checked.message}`)
 	const bytes = Buffer.from(checked.svg, 'utf8')
 	const key = `stores/${storeId}/uploads/${createHash('sha256').update(`demo:${slug}`).digest('hex').slice(0, 32)}.svg`

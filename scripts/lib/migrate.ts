@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import path from 'node:path'
+import { PROJECT_ROOT as root } from '../../app/config/project-root.server'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const prismaBin = fileURLToPath(new URL('../../node_modules/prisma/build/index.js', import.meta.url))
+// From the project's folder, not this file's: init also runs as a bundle in build/.
+const prismaBin = path.join(root, 'node_modules/prisma/build/index.js')
 
 /**
  * Applies the migrations of DATABASE_URL's provider (prisma.config.ts picks the

@@ -164,7 +164,7 @@ function collect(child: ChildProcess) {
 	return { output, exited }
 }
 
-/** `npm run init` in `cwd` with `env` (migrations, the Store and its admin), which must succeed. */
+/** Init in `cwd` with `env` (migrations, the Store and its admin), which must succeed. */
 async function initOrFail(cwd: string, env: Record<string, string>) {
 	const init = await runInit(cwd, env)
 	expect(init.code, init.stderr).toBe(0)
@@ -244,10 +244,12 @@ test('SIGTERM to the `npm start` process stops the server', async () => {
 	}
 })
 
-/** `scripts/init.ts` as the container runs it before every start; its exit code and output. */
+/**
+ * Init as the container runs it before every start (build/init.js, scripts/init.ts compiled by
+ * `npm run build`), from a folder other than the project's; its exit code and output.
+ */
 async function runInit(cwd: string, env: Record<string, string>) {
-	const tsx = path.join(root, 'node_modules/tsx/dist/loader.mjs')
-	const init = spawn(process.execPath, ['--import', tsx, path.join(root, 'scripts/init.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+	const init = spawn(process.execPath, [path.join(root, 'build/init.js')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
 	const { output, exited } = collect(init)
 	const code = await within(60_000, exited, init, 'init')
 	return { code, ...output }
@@ -431,7 +433,7 @@ test.afterEach(async () => {
 	for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-/** `npm run init`, then the production server, in a fresh folder: a store with its database ready. */
+/** Init, then the production server, in a fresh folder: a store with its database ready. */
 async function initialisedServer(extra: Record<string, string>) {
 	const cwd = mkdtempSync(path.join(tmpdir(), 'store-lifecycle-'))
 	cleanups.push(() => rmSync(cwd, { recursive: true, force: true }))

@@ -36,6 +36,23 @@ async function guestCheckout(page: Page, email = `guest-${Date.now()}@example.co
 	await expect(page.getByTestId('cart-link')).toHaveText('Cart')
 }
 
+test('every demo product shows the drawing init stored for it, served as an image', async ({ page, request }) => {
+	// Init runs compiled from build/ here (as in the container) and reads the drawings from the
+	// project's app/catalog/demo-images: a product seeded without its image fails this.
+	for (const [slug, name] of [
+		['canvas-tote', 'Canvas tote bag'],
+		['enamel-mug', 'Enamel camp mug'],
+	]) {
+		await page.goto(`/products/${slug}`)
+		const image = page.getByRole('img', { name })
+		await expect(image).toHaveAttribute('src', /^\/media\/stores\/[^/]+\/uploads\/[0-9a-f]{32}\.svg$/)
+		const response = await request.get((await image.getAttribute('src')) ?? '')
+		expect(response.status()).toBe(200)
+		expect(response.headers()['content-type']).toMatch(/^image\/svg\+xml/)
+		expect((await response.body()).toString('utf8')).toContain('<svg')
+	}
+})
+
 test('a guest fills a cart, checks out with the offline provider and sees the confirmation', async ({ page }) => {
 	await guestCheckout(page)
 	// The confirmation is the token link; the number alone opens nothing.

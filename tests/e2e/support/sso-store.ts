@@ -44,11 +44,12 @@ async function waitForHealth(origin: string, child: ChildProcess, stderr: () => 
 function runInit(env: Record<string, string | undefined>) {
 	return new Promise<void>((resolve, reject) => {
 		let stderr = ''
-		const init = spawn(process.execPath, ['--import', 'tsx', 'scripts/init.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] })
+		// Compiled, as the container runs it (scripts/init.ts bundled by `npm run build`).
+		const init = spawn(process.execPath, ['build/init.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] })
 		init.stderr?.on('data', (chunk: Buffer) => {
 			stderr = (stderr + chunk.toString()).slice(-4000)
 		})
-		init.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`scripts/init.ts failed (${code}): ${stderr}`))))
+		init.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build/init.js failed (${code}): ${stderr}`))))
 	})
 }
 

@@ -1,6 +1,6 @@
 /**
- * Playwright's webServer command: prepares a fresh database with `scripts/init.ts`,
- * then serves the production build with `scripts/server.ts`. Every variable it
+ * Playwright's webServer command: prepares a fresh database with init, then serves the
+ * production build, both compiled as the container runs them (build/init.js, build/server.js). Every variable it
  * relies on comes from the environment Playwright passes (tests/playwright.config.ts).
  * It never builds: the test command builds first, and a missing build fails here, clearly.
  */
@@ -10,10 +10,13 @@ import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 const serverBuild = fileURLToPath(new URL('build/server.js', `file://${root}`))
+const initBuild = fileURLToPath(new URL('build/init.js', `file://${root}`))
 
-if (!existsSync(serverBuild)) {
-	console.error(`[e2e] No production build at ${serverBuild}. Run \`npm run build\` before the end-to-end tests.`)
-	process.exit(1)
+for (const file of [serverBuild, initBuild]) {
+	if (!existsSync(file)) {
+		console.error(`[e2e] No production build at ${file}. Run \`npm run build\` before the end-to-end tests.`)
+		process.exit(1)
+	}
 }
 for (const name of ['NODE_ENV', 'AUTH_SECRET', 'DATABASE_URL', 'AUTH_URL', 'PORT']) {
 	if (!process.env[name]) {
@@ -22,15 +25,14 @@ for (const name of ['NODE_ENV', 'AUTH_SECRET', 'DATABASE_URL', 'AUTH_URL', 'PORT
 	}
 }
 
-const tsx = ['--import', 'tsx']
 // Demo products give the storefront specs something to sell (fresh database per run).
-const init = spawnSync(process.execPath, [...tsx, 'scripts/init.ts', ...(process.env.E2E_DEMO === '0' ? [] : ['--demo'])], {
+const init = spawnSync(process.execPath, ['build/init.js', ...(process.env.E2E_DEMO === '0' ? [] : ['--demo'])], {
 	cwd: root,
 	env: process.env,
 	stdio: 'inherit',
 })
 if (init.status !== 0) {
-	console.error(`[e2e] scripts/init.ts failed (exit ${init.status ?? init.signal}).`)
+	console.error(`[e2e] build/init.js failed (exit ${init.status ?? init.signal}).`)
 	process.exit(1)
 }
 
