@@ -103,10 +103,10 @@ export function catalogRepository(db: Db, viewer: Viewer) {
 		},
 
 		/**
-		 * [R110] Active Products with every word of `terms` in their title or description.
-		 * Not cached: the questions are anyone's to invent.
+		 * [R110] Active Products with every word of `terms` in their title or description. The same
+		 * for every shopper of the Store: kept like the other catalog pages and forgotten on every
+		 * write, in a cache of its own (the questions are anyone's to invent).
 		 */
-		/** The same for every shopper of the Store: kept like the other catalog pages, forgotten on every write. */
 		search({ terms, sort = 'relevance', page = 1 }: { terms: readonly string[]; sort?: SearchSort; page?: number }): Promise<CatalogPage> {
 			return searchResults.get(`${viewer.storeId}\u0000${sort}\u0000${page}\u0000${terms.join(' ')}`, async () => {
 				const skip = (page - 1) * CATALOG_PAGE_SIZE
