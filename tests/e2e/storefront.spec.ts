@@ -36,7 +36,7 @@ async function guestCheckout(page: Page, email = `guest-${Date.now()}@example.co
 	await expect(page.getByTestId('cart-link')).toHaveText('Cart')
 }
 
-test('every demo product shows the drawing init stored for it, served as an image', async ({ page, request }) => {
+test('demo products show the drawing init stored for them, served as an image', async ({ page, request }) => {
 	// Init runs compiled from build/ here (as in the container) and reads the drawings from the
 	// project's app/catalog/demo-images: a product seeded without its image fails this.
 	for (const [slug, name] of [

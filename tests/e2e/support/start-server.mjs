@@ -1,7 +1,8 @@
 /**
  * Playwright's webServer command: prepares a fresh database with init, then serves the
- * production build, both compiled as the container runs them (build/init.js, build/server.js). Every variable it
- * relies on comes from the environment Playwright passes (tests/playwright.config.ts).
+ * production build, both compiled as the container runs them (build/init.js, build/server.js).
+ * Every variable it relies on comes from the environment Playwright passes
+ * (tests/playwright.config.ts).
  * It never builds: the test command builds first, and a missing build fails here, clearly.
  */
 import { spawn, spawnSync } from 'node:child_process'
