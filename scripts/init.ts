@@ -12,7 +12,7 @@ import { ensureRuntimeStore } from '../app/data/runtime-store.server'
 import { closeInvalidationBus } from '../app/data/invalidation.server'
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, refusesPublishedPassword, seedAdmin } from '../app/auth/seed-admin.server'
 import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
-import { migrateDatabase } from './lib/migrate'
+import { migrateDatabaseUnlessCurrent } from './lib/migrate'
 import { unverifiedScope } from '../app/data/scope'
 
 if (process.argv.includes('--help')) {
@@ -48,8 +48,8 @@ if (refusesPublishedPassword({ ...config.admin, production: config.isProduction 
 }
 
 console.log(`[init] database: ${config.databaseProvider}`)
-migrateDatabase(config.databaseUrl, { quiet: true })
-console.log('[init] migrations applied')
+const migrated = await migrateDatabaseUnlessCurrent(config.databaseUrl, { quiet: true })
+console.log(migrated === 'applied' ? '[init] migrations applied' : '[init] migrations: all applied already')
 
 const db = getDb()
 const store = await ensureRuntimeStore(db)

@@ -292,6 +292,7 @@ test('the container’s next start with the operator’s credentials leaves the 
 		const first = await runInit(cwd, env)
 		expect(first.code, first.stderr).toBe(0)
 		expect(first.stderr).toContain('PUBLISHED password')
+		expect(first.stdout).toContain('[init] migrations applied')
 
 		// Production refuses the published password whatever the email: exit 1, one line, nothing done
 		// (app/auth/seed-admin.server.test.ts has the other spellings of it).
@@ -305,6 +306,8 @@ test('the container’s next start with the operator’s credentials leaves the 
 		const next = await runInit(cwd, { ...env, ...operator })
 		expect(next.code, next.stderr).toBe(0)
 		expect(next.stderr).toContain(`${published.email} signed in with the published password: it is no longer an admin`)
+		// The schema is current since the first start: Prisma's migration CLI is not started again.
+		expect(next.stdout).toContain('[init] migrations: all applied already')
 
 		await whileServing(cwd, env, async () => {
 			// The published password still signs in, as a customer.

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDb } from '../../app/data/db.server'
+import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/helpers/databases'
+import { type AppliedMigration, localMigrations, migrateDatabaseUnlessCurrent, migrationsCurrent } from './migrate'
+
+const local = [
+	{ name: '20260101000000_init', checksum: 'a'.repeat(64) },
+	{ name: '20260102000000_more', checksum: 'b'.repeat(64) },
+]
+const row = (name: string, checksum: string, over: Partial<AppliedMigration> = {}): AppliedMigration => ({
+	migration_name: name,
+	checksum,
+	finished_at: new Date(),
+	rolled_back_at: null,
+	...over,
+})
+const allApplied = () => local.map((m) => row(m.name, m.checksum))
+
+describe('whether init may skip prisma migrate deploy', () => {
+	it('skips it only when every migration of the folder is applied, finished, with its checksum', () => {
+		expect(migrationsCurrent(local, allApplied())).toBe(true)
+	})
+
+	it('runs it for a migration not yet applied, and for a new database', () => {
+		expect(migrationsCurrent(local, allApplied().slice(0, 1))).toBe(false)
+		expect(migrationsCurrent(local, [])).toBe(false)
+	})
+
+	it('runs it for a failed or unfinished migration, so Prisma says what is wrong', () => {
+		const [first, second] = allApplied()
+		expect(migrationsCurrent(local, [first!, { ...second!, finished_at: null }])).toBe(false)
+		// A failed try, then a successful one after `migrate resolve`: the failure is rolled back, the retry finished.
+		expect(migrationsCurrent(local, [first!, { ...second!, finished_at: null, rolled_back_at: new Date() }, second!])).toBe(true)
+		// Only a rolled-back try: not applied.
+		expect(migrationsCurrent(local, [first!, { ...second!, rolled_back_at: new Date() }])).toBe(false)
+	})
+
+	it('runs it for a migration edited after it was applied, one the folder does not have, or a folder without its SQL', () => {
+		const [first, second] = allApplied()
+		expect(migrationsCurrent(local, [first!, { ...second!, checksum: 'c'.repeat(64) }])).toBe(false)
+		expect(migrationsCurrent(local, [...allApplied(), row('20260103000000_elsewhere', 'd'.repeat(64))])).toBe(false)
+		expect(migrationsCurrent([local[0]!, { name: local[1]!.name, checksum: null }], allApplied())).toBe(false)
+		expect(migrationsCurrent([], [])).toBe(false)
+	})
+})
+
+describe.each(PROVIDERS)('migrations on %s', (provider) => {
+	let t: TestDatabase
+	beforeAll(async () => {
+		t = await openTestDatabase(provider)
+	})
+	afterAll(async () => {
+		await t?.db.$disconnect()
+	})
+
+	it('reads the folder in the order Prisma applies it, and finds a database migrated by Prisma current (the checksums agree)', async () => {
+		const names = localMigrations(t.url).map((m) => m.name)
+		expect(names.length).toBeGreaterThan(10)
+		expect(names).toEqual([...names].sort())
+		// This run's database was migrated by `prisma migrate deploy` (tests/setup/databases.global.ts).
+		expect(await migrateDatabaseUnlessCurrent(t.url)).toBe('current')
+	})
+})
+
+describe('a new SQLite database', () => {
+	const dir = mkdtempSync(join(tmpdir(), 'store-migrate-'))
+	afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+	it('is migrated by Prisma, and found current the next time', async () => {
+		const url = `file:${join(dir, 'new.db')}`
+		expect(await migrateDatabaseUnlessCurrent(url, { quiet: true })).toBe('applied')
+		const db = createDb(url)
+		try {
+			expect(await db.product.count()).toBe(0)
+		} finally {
+			await db.$disconnect()
+		}
+		expect(await migrateDatabaseUnlessCurrent(url, { quiet: true })).toBe('current')
+	})
+})
