@@ -12,6 +12,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from '@playwright/test'
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './e2e/support/credentials.ts'
+import { sqliteFromTemplate } from './e2e/support/sqlite-template.ts'
 import { freePort } from './helpers/http.ts'
 import { migrateDatabase } from '../scripts/lib/migrate.ts'
 import { createStoreDatabase, createTestDatabase, testDatabaseUrl } from './helpers/postgres.ts'
@@ -46,6 +47,14 @@ if (engine === 'postgresql' && !process.env.E2E_PG_TEMPLATE) {
 	migrateDatabase(template.url, { quiet: true })
 }
 if (engine === 'postgresql') process.env.E2E_PG_DATABASE ??= (await createStoreDatabase('store_e2e')).name
+// SQLite likewise: one migrated file, copied for the run's database (here, once) and for each
+// store process's own (tests/e2e/support/sqlite-template.ts).
+if (engine === 'sqlite' && !process.env.E2E_SQLITE_TEMPLATE) {
+	const template = path.join(process.env.E2E_DB_DIR, 'template.db')
+	migrateDatabase(`file:${template}`, { quiet: true })
+	process.env.E2E_SQLITE_TEMPLATE = template
+	sqliteFromTemplate(path.join(process.env.E2E_DB_DIR, 'store.db'))
+}
 const databaseUrl = engine === 'postgresql' ? testDatabaseUrl(process.env.E2E_PG_DATABASE ?? '') : `file:${path.join(process.env.E2E_DB_DIR, 'store.db')}`
 
 /**
@@ -77,45 +86,52 @@ const DISABLED_FEATURES = [
 	'WebUIOmniboxAimPopup',
 ]
 
+// Headers, start-up refusals, rate limits (their counts live in memory or Redis, never in the
+// database), accessibility and the phone layout (what a page renders, not where its data lives)
+// do not depend on the engine: once, on SQLite, is enough.
+const ENGINE_SPECS =
+	engine === 'postgresql'
+		? [
+				'auth.spec.ts',
+				'canary.spec.ts',
+				'admin.spec.ts',
+				'hardening.spec.ts',
+				'uploads.spec.ts',
+				'storefront.spec.ts',
+				'catalog-search.spec.ts',
+				'collections.spec.ts',
+				'product-images.spec.ts',
+				'payment-instructions.spec.ts',
+				'refunds.spec.ts',
+				'order-timeline.spec.ts',
+				'saved-address.spec.ts',
+				'shipping.spec.ts',
+				'shipping-admin.spec.ts',
+				'store-identity.spec.ts',
+				'store-admin.spec.ts',
+				'variants.spec.ts',
+				'events.spec.ts',
+				'sso.spec.ts',
+				'sessions.spec.ts',
+				'two-factor.spec.ts',
+				'checkout-busy.spec.ts',
+				'diagnose.spec.ts',
+				'email.spec.ts',
+				'reviews.spec.ts',
+			]
+		: undefined
+/**
+ * Specs that keep one worker busy for a minute or more (serial, over a store of their own) are
+ * queued first: a project's files go to the workers in name order, and two-factor.spec.ts,
+ * started last, ran alone for a minute after the other worker had finished.
+ */
+const LONG_SPECS = ['two-factor.spec.ts', 'rate-limits.spec.ts', 'diagnose.spec.ts'].filter((file) => !ENGINE_SPECS || ENGINE_SPECS.includes(file))
+
 const port = Number(process.env.E2E_PORT)
 const baseURL = `http://127.0.0.1:${port}`
 
 export default defineConfig({
 	testDir: './e2e',
-	// Headers, start-up refusals, rate limits (their counts live in memory or Redis, never in the
-	// database), accessibility and the phone layout (what a page renders, not where its data lives)
-	// do not depend on the engine: once, on SQLite, is enough.
-	testMatch:
-		engine === 'postgresql'
-			? [
-					'auth.spec.ts',
-					'canary.spec.ts',
-					'admin.spec.ts',
-					'hardening.spec.ts',
-					'uploads.spec.ts',
-					'storefront.spec.ts',
-					'catalog-search.spec.ts',
-					'collections.spec.ts',
-					'product-images.spec.ts',
-					'payment-instructions.spec.ts',
-					'refunds.spec.ts',
-					'order-timeline.spec.ts',
-					'saved-address.spec.ts',
-					'shipping.spec.ts',
-					'shipping-admin.spec.ts',
-					'store-identity.spec.ts',
-					'store-admin.spec.ts',
-					'variants.spec.ts',
-					'events.spec.ts',
-					'sso.spec.ts',
-					'sessions.spec.ts',
-					'two-factor.spec.ts',
-					'checkout-busy.spec.ts',
-					'diagnose.spec.ts',
-					'email.spec.ts',
-					'reviews.spec.ts',
-				]
-			: undefined,
 	outputDir: path.join(root, 'test-results'),
 	globalTeardown: './e2e/support/global-teardown.ts',
 	timeout: 30_000,
@@ -142,7 +158,11 @@ export default defineConfig({
 			],
 		},
 	},
-	projects: [{ name: `chromium-${engine}` }],
+	// One project in two parts, the long specs first; both run in the same phase on the same workers.
+	projects: [
+		{ name: `chromium-${engine}-long`, testMatch: LONG_SPECS },
+		{ name: `chromium-${engine}`, ...(ENGINE_SPECS ? { testMatch: ENGINE_SPECS } : {}), testIgnore: LONG_SPECS },
+	],
 	webServer: {
 		command: 'node tests/e2e/support/start-server.mjs',
 		cwd: root,

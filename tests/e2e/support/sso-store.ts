@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { sqliteFromTemplate } from './sqlite-template.ts'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -83,7 +84,7 @@ export async function startSsoStore(
 		AUTH_URL: origin,
 		APP_URL: origin,
 		AUTH_SECRET: randomBytes(32).toString('base64'),
-		DATABASE_URL: pgDatabase ? pgDatabase.url : `file:${path.join(dir, 'store.db')}`,
+		DATABASE_URL: pgDatabase ? pgDatabase.url : sqliteFromTemplate(path.join(dir, 'store.db')),
 		ADMIN_EMAIL: `seeded-admin-${randomBytes(3).toString('hex')}@e2e.example.com`,
 		ADMIN_PASSWORD: `pw-${randomBytes(16).toString('hex')}`,
 		SVC_API_URL: `${idp.issuer}/api`,

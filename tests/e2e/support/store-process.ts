@@ -7,6 +7,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { sqliteFromTemplate } from './sqlite-template.ts'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -45,7 +46,7 @@ export async function startStoreProcess({
 	const origin = `http://127.0.0.1:${port}`
 	const dir = mkdtempSync(path.join(tmpdir(), 'store-process-'))
 	const ownDatabase = !share && !givenUrl && process.env.E2E_DATABASE === 'postgresql' ? await createStoreDatabase('store_process') : null
-	const databaseUrl = share?.databaseUrl ?? givenUrl ?? ownDatabase?.url ?? `file:${path.join(dir, 'store.db')}`
+	const databaseUrl = share?.databaseUrl ?? givenUrl ?? ownDatabase?.url ?? sqliteFromTemplate(path.join(dir, 'store.db'))
 	const secret = share?.secret ?? randomBytes(32).toString('base64')
 	const admin = share?.admin ?? { email: `process-admin-${randomBytes(3).toString('hex')}@e2e.example.com`, password: `pw-${randomBytes(16).toString('hex')}` }
 	let stderr = ''
