@@ -11,5 +11,5 @@ export default defineConfig({
 	experimental: { adapter: true },
 	engine: 'js',
 	schema: schemaPath(databaseProvider(url)),
-	adapter: async () => createDriverAdapter(url),
+	adapter: async () => createDriverAdapter(url, { exitWhenIdle: true }),
 })

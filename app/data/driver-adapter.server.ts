@@ -10,10 +10,14 @@ const sqliteAdapter = onFirstUse<typeof import('@prisma/adapter-better-sqlite3')
 /**
  * The driver adapter for a DATABASE_URL. Used by the runtime client and by
  * prisma.config.ts, so the CLI and the app always open the same database.
+ *
+ * `exitWhenIdle` is for Prisma's CLI (prisma.config.ts): pg's pool holds an idle connection open
+ * for 10 s, and a short-lived process with it; this lets the process end once it is done
+ * (decision 059). A server is kept alive by its listener, so the runtime does not need it.
  */
-export function createDriverAdapter(url: string) {
+export function createDriverAdapter(url: string, { exitWhenIdle = false } = {}) {
 	if (databaseProvider(url) === 'postgresql') {
-		return new (postgresAdapter().PrismaPg)({ connectionString: url })
+		return new (postgresAdapter().PrismaPg)({ connectionString: url, ...(exitWhenIdle ? { allowExitOnIdle: true } : {}) })
 	}
 	const file = resolve(url.slice('file:'.length))
 	// A new user has no data/ folder yet; SQLite would fail to create the file.

@@ -1,10 +1,12 @@
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDb } from '../../app/data/db.server'
 import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/helpers/databases'
-import { type AppliedMigration, localMigrations, migrateDatabaseUnlessCurrent, migrationsCurrent } from './migrate'
+import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
+import { type AppliedMigration, everyMigrationFinished, localMigrations, migrateDatabaseUnlessCurrent, migrationsCurrent, prismaCli } from './migrate'
 
 const local = [
 	{ name: '20260101000000_init', checksum: 'a'.repeat(64) },
@@ -47,6 +49,44 @@ describe('whether init may skip prisma migrate deploy', () => {
 	})
 })
 
+describe("after Prisma's CLI ran, init checks that it applied every migration of the folder", () => {
+	it('passes when each has a finished row, even beside rows the folder lacks or an edited checksum (Prisma warns of those)', () => {
+		expect(everyMigrationFinished(local, allApplied())).toBe(true)
+		expect(everyMigrationFinished(local, [...allApplied(), row('20260103000000_elsewhere', 'd'.repeat(64))])).toBe(true)
+		const [first, second] = allApplied()
+		expect(everyMigrationFinished(local, [first!, { ...second!, checksum: 'c'.repeat(64) }])).toBe(true)
+	})
+
+	it('fails when one is missing, unfinished or only rolled back, or the folder is empty', () => {
+		const [first, second] = allApplied()
+		expect(everyMigrationFinished(local, [first!])).toBe(false)
+		expect(everyMigrationFinished(local, [first!, { ...second!, finished_at: null }])).toBe(false)
+		expect(everyMigrationFinished(local, [first!, { ...second!, rolled_back_at: new Date() }])).toBe(false)
+		expect(everyMigrationFinished([], [])).toBe(false)
+	})
+})
+
+describe("the preload given to Prisma's CLI (decision 059)", () => {
+	// The CLI's own arguments are replaced by a script; the preload is the first of prismaCli.
+	const run = (script: string) => spawnSync(process.execPath, [prismaCli[0]!, '-e', script], { encoding: 'utf8', timeout: 30_000 })
+
+	it('lets a process whose only work left is a timer of 10 s or more exit without waiting for it', () => {
+		const result = run(`setTimeout(() => console.log('the timer held the process'), 60_000); console.log('done')`)
+		expect(result.error).toBeUndefined()
+		expect(result.status).toBe(0)
+		expect(result.stdout.trim()).toBe('done')
+	})
+
+	it('leaves shorter timers as Node makes them (they keep the process alive), and a long one still fires while other work does', () => {
+		const result = run(
+			`const long = setTimeout(() => console.log('long fired'), 10_000); const short = setTimeout(() => {}, 50);` +
+				`console.log(long.hasRef(), short.hasRef()); clearTimeout(long)`,
+		)
+		expect(result.status).toBe(0)
+		expect(result.stdout.trim()).toBe('false true')
+	})
+})
+
 describe.each(PROVIDERS)('migrations on %s', (provider) => {
 	let t: TestDatabase
 	beforeAll(async () => {
@@ -79,5 +119,23 @@ describe('a new SQLite database', () => {
 			await db.$disconnect()
 		}
 		expect(await migrateDatabaseUnlessCurrent(url, { quiet: true })).toBe('current')
+	})
+})
+
+describe('a new PostgreSQL database', () => {
+	it('is migrated by Prisma (whose CLI exits when done, decision 059), and found current the next time', async () => {
+		const { name, url } = await createTestDatabase('store_migrate')
+		try {
+			expect(await migrateDatabaseUnlessCurrent(url, { quiet: true })).toBe('applied')
+			const db = createDb(url)
+			try {
+				expect(await db.product.count()).toBe(0)
+			} finally {
+				await db.$disconnect()
+			}
+			expect(await migrateDatabaseUnlessCurrent(url, { quiet: true })).toBe('current')
+		} finally {
+			await dropTestDatabase(name)
+		}
 	})
 })

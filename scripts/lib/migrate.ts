@@ -8,13 +8,15 @@ import { PROJECT_ROOT as root } from '../../app/config/project-root.server'
 
 // From the project's folder, not this file's: init also runs as a bundle in build/.
 const prismaBin = path.join(root, 'node_modules/prisma/build/index.js')
+/** Node's arguments for Prisma's migration CLI: the preload that lets it exit when done (decision 059). */
+export const prismaCli = [`--require=${path.join(root, 'scripts/lib/prisma-cli-exit.cjs')}`, prismaBin]
 
 /**
  * Applies the migrations of DATABASE_URL's provider (prisma.config.ts picks the
  * schema and its migrations folder). Throws with Prisma's output on failure.
  */
 export function migrateDatabase(databaseUrl: string, { quiet = false } = {}) {
-	const result = spawnSync(process.execPath, [prismaBin, 'migrate', 'deploy'], {
+	const result = spawnSync(process.execPath, [...prismaCli, 'migrate', 'deploy'], {
 		cwd: root,
 		env: { ...process.env, DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
 		encoding: 'utf8',
@@ -61,6 +63,16 @@ export function migrationsCurrent(local: LocalMigration[], applied: AppliedMigra
 }
 
 /**
+ * Whether every migration of the folder has a finished row in the history (after the CLI ran).
+ * Looser than migrationsCurrent on purpose: rows the folder lacks, or an edited file, are Prisma's
+ * to warn about, as they were before this check.
+ */
+export function everyMigrationFinished(local: LocalMigration[], applied: AppliedMigration[]): boolean {
+	const finished = new Set(applied.filter((row) => row.finished_at != null && row.rolled_back_at == null).map((row) => row.migration_name))
+	return local.length > 0 && local.every((migration) => finished.has(migration.name))
+}
+
+/**
  * `prisma migrate deploy`, unless the database already holds every migration of the folder
  * (see migrationsCurrent): Prisma's CLI is a process of its own that costs two to three seconds
  * of CPU at every start of the store even when it has nothing to apply. A new database (without
@@ -70,6 +82,10 @@ export async function migrateDatabaseUnlessCurrent(databaseUrl: string, { quiet 
 	const applied = await appliedMigrations(databaseUrl)
 	if (applied && migrationsCurrent(localMigrations(databaseUrl), applied)) return 'current'
 	migrateDatabase(databaseUrl, { quiet })
+	// The CLI exits early by design once its work is done (decision 059): check that it was done.
+	if (!everyMigrationFinished(localMigrations(databaseUrl), (await appliedMigrations(databaseUrl)) ?? [])) {
+		throw new Error('prisma migrate deploy exited without applying every migration of the folder; run `npm run db:migrate` to see why')
+	}
 	return 'applied'
 }
 

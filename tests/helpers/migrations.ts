@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { cpSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { prismaCli } from '../../scripts/lib/migrate'
 
 /**
  * Migrates the database at `url` only up to (not including) the migration `before`, from a copy of
@@ -11,7 +12,7 @@ export function migrateUpTo(url: string, engine: string, root: string, before: s
 	cpSync('prisma', root, { recursive: true })
 	for (const name of readdirSync(join(root, engine, 'migrations')))
 		if (/^\d{14}_/.test(name) && name >= before) rmSync(join(root, engine, 'migrations', name), { recursive: true })
-	const result = spawnSync(process.execPath, ['node_modules/prisma/build/index.js', 'migrate', 'deploy', '--schema', join(root, engine, 'schema.prisma')], {
+	const result = spawnSync(process.execPath, [...prismaCli, 'migrate', 'deploy', '--schema', join(root, engine, 'schema.prisma')], {
 		env: { ...process.env, DATABASE_URL: url, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
 		encoding: 'utf8',
 	})
