@@ -105,12 +105,21 @@ describe.each(PROVIDERS)('migrations on %s', (provider) => {
 	})
 })
 
-describe('a new SQLite database', () => {
+describe.each(PROVIDERS)('a new %s database', (provider) => {
 	const dir = mkdtempSync(join(tmpdir(), 'store-migrate-'))
-	afterAll(() => rmSync(dir, { recursive: true, force: true }))
+	let dropDatabase = async () => {}
+	afterAll(async () => {
+		await dropDatabase()
+		rmSync(dir, { recursive: true, force: true })
+	})
 
-	it('is migrated by Prisma, and found current the next time', async () => {
-		const url = `file:${join(dir, 'new.db')}`
+	it('is migrated by Prisma (whose CLI exits when done, decision 059), and found current the next time', async () => {
+		let url = `file:${join(dir, 'new.db')}`
+		if (provider === 'postgresql') {
+			const created = await createTestDatabase('store_migrate')
+			url = created.url
+			dropDatabase = () => dropTestDatabase(created.name)
+		}
 		expect(await migrateDatabaseUnlessCurrent(url, { quiet: true })).toBe('applied')
 		const db = createDb(url)
 		try {
@@ -119,23 +128,5 @@ describe('a new SQLite database', () => {
 			await db.$disconnect()
 		}
 		expect(await migrateDatabaseUnlessCurrent(url, { quiet: true })).toBe('current')
-	})
-})
-
-describe('a new PostgreSQL database', () => {
-	it('is migrated by Prisma (whose CLI exits when done, decision 059), and found current the next time', async () => {
-		const { name, url } = await createTestDatabase('store_migrate')
-		try {
-			expect(await migrateDatabaseUnlessCurrent(url, { quiet: true })).toBe('applied')
-			const db = createDb(url)
-			try {
-				expect(await db.product.count()).toBe(0)
-			} finally {
-				await db.$disconnect()
-			}
-			expect(await migrateDatabaseUnlessCurrent(url, { quiet: true })).toBe('current')
-		} finally {
-			await dropTestDatabase(name)
-		}
 	})
 })
