@@ -1,11 +1,21 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { RouterContextProvider } from 'react-router'
 import { anotherStore, uniqueEmail } from '../../tests/helpers/databases'
 import { cookieHeader } from '../../tests/helpers/http'
 
 // The guards read the process-wide client and auth instance: point them at this run's SQLite.
+// A worker runs several files in one module registry (vite.config.ts), so this file loads its
+// own copies of those modules, made after DATABASE_URL is set, and puts the variable back after.
+const savedDatabaseUrl = process.env.DATABASE_URL
 process.env.DATABASE_URL = inject('databases').sqlite
 process.env.NODE_ENV = 'test'
+vi.resetModules()
+afterAll(async () => {
+	await getDb().$disconnect()
+	if (savedDatabaseUrl === undefined) delete process.env.DATABASE_URL
+	else process.env.DATABASE_URL = savedDatabaseUrl
+	vi.resetModules()
+})
 const { getAuth } = await import('./auth.server')
 const { getDb } = await import('../data/db.server')
 const { seedAdmin } = await import('./seed-admin.server')
