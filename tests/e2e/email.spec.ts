@@ -71,9 +71,13 @@ test.describe('email through the outbox', () => {
 		expect(smtp.received.filter((m) => m.subject?.includes(`Order #${number} is paid`))).toHaveLength(1)
 
 		// The outbox page shows both sent; a resend goes out again, once, and is in the activity log.
-		await adminPage.goto(`${store.origin}/admin/email?status=sent`)
+		// The worker records "sent" just after the mail server accepted the message: the page is
+		// loaded again until it has.
 		const paidRow = adminPage.locator('tr', { hasText: 'order-paid' }).filter({ hasText: email })
-		await expect(paidRow).toHaveAttribute('data-status', 'sent')
+		await expect(async () => {
+			await adminPage.goto(`${store.origin}/admin/email?status=sent`)
+			await expect(paidRow).toHaveAttribute('data-status', 'sent', { timeout: 1_000 })
+		}).toPass({ timeout: 15_000 })
 		await paidRow.getByRole('button', { name: 'Resend' }).click()
 		await expect(adminPage.getByTestId('flash')).toContainText('sent again')
 		await expect.poll(() => smtp.received.filter((m) => m.subject?.includes(`Order #${number} is paid`)).length, { timeout: 15_000 }).toBe(2)
