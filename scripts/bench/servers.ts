@@ -64,7 +64,7 @@ async function watch(child: ChildProcess, base: string, databaseUrl: string, cle
 		cleanUp()
 	}
 	try {
-		await waitForHealth(base)
+		await waitForHealth(base, child)
 	} catch (error) {
 		await stop()
 		throw error
@@ -72,8 +72,12 @@ async function watch(child: ChildProcess, base: string, databaseUrl: string, cle
 	return { base, databaseUrl, stop, rssMb: () => rss(child.pid) }
 }
 
-async function waitForHealth(base: string) {
+async function waitForHealth(base: string, child: ChildProcess) {
 	for (let i = 0; i < 120; i++) {
+		// A server that exited (a missing build after --no-build, a refused start) will not answer: say so now.
+		if (child.exitCode !== null || child.signalCode !== null) {
+			throw new Error(`${base}: the server exited (${child.exitCode ?? child.signalCode}) before it answered /healthz; its error is printed above`)
+		}
 		const ok = await fetch(`${base}/healthz`).then(
 			(r) => r.ok,
 			() => false,
