@@ -26,8 +26,8 @@ export default defineConfig(({ mode }) => ({
 		// own SQLite file, tests/helpers/databases.ts). Vitest's default there is one.
 		maxWorkers: 3,
 		// A worker runs its files in one module registry instead of loading every module again for
-		// each file: loading was half the suite's CPU (100 s of 205 s wall on two cores, 121 s
-		// without). Tests build their own clients and Stores (tests/helpers/databases.ts); the one
+		// each file: loading was half the suite's CPU (vitest's "import" 100 s; the run took 205 s
+		// wall on two cores with a registry per file, 110-128 s without). Tests build their own clients and Stores (tests/helpers/databases.ts); the one
 		// file that points process-wide singletons at a database loads its own copies
 		// (app/auth/guards.server.test.ts, vi.resetModules).
 		isolate: false,

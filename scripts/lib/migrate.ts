@@ -79,11 +79,12 @@ export function everyMigrationFinished(local: LocalMigration[], applied: Applied
  * Prisma's history table) is migrated.
  */
 export async function migrateDatabaseUnlessCurrent(databaseUrl: string, { quiet = false } = {}): Promise<'applied' | 'current'> {
+	const local = localMigrations(databaseUrl)
 	const applied = await appliedMigrations(databaseUrl)
-	if (applied && migrationsCurrent(localMigrations(databaseUrl), applied)) return 'current'
+	if (applied && migrationsCurrent(local, applied)) return 'current'
 	migrateDatabase(databaseUrl, { quiet })
 	// The CLI exits early by design once its work is done (decision 059): check that it was done.
-	if (!everyMigrationFinished(localMigrations(databaseUrl), (await appliedMigrations(databaseUrl)) ?? [])) {
+	if (!everyMigrationFinished(local, (await appliedMigrations(databaseUrl)) ?? [])) {
 		throw new Error('prisma migrate deploy exited without applying every migration of the folder; run `npm run db:migrate` to see why')
 	}
 	return 'applied'
