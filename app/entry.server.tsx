@@ -1,4 +1,4 @@
-import { Writable } from 'node:stream'
+import type { Writable } from 'node:stream'
 import { renderToPipeableStream } from 'react-dom/server'
 import { type ActionFunctionArgs, type EntryContext, type LoaderFunctionArgs, type RouterContextProvider, ServerRouter } from 'react-router'
 import { getConfig } from './config/env.server'
@@ -29,6 +29,42 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
 	log.error({ err: error, method: request.method, path: loggablePath(new URL(request.url).pathname) }, '[store] a route failed')
 }
 
+/**
+ * Where React writes a page that is sent whole: its chunks, kept until the page ends, then one
+ * buffer. React only calls write (bytes, and a string now and then), end, on and destroy
+ * on it, so it is a plain object rather
+ * than a stream.Writable: a Writable costs a callback and a state update per 2 KB chunk, and
+ * emits 'close' once finished, which React answers by building an Error to abort a render
+ * already done, on every page (docs/decisions/060).
+ */
+export function pageSink({ done, failed }: { done: (body: Buffer<ArrayBuffer>) => void; failed: (error: unknown) => void }) {
+	const chunks: Uint8Array[] = []
+	let settled = false
+	const sink = {
+		write(chunk: Uint8Array | string) {
+			if (!settled) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+			return true
+		},
+		end() {
+			if (settled) return
+			settled = true
+			const body = Buffer.concat(chunks)
+			chunks.length = 0
+			done(body)
+		},
+		destroy(error?: unknown) {
+			if (settled) return
+			settled = true
+			chunks.length = 0
+			failed(error ?? new Error('The page could not be rendered.'))
+		},
+		on() {
+			return sink
+		},
+	}
+	return sink as unknown as Writable
+}
+
 export default function handleRequest(
 	request: Request,
 	responseStatusCode: number,
@@ -56,23 +92,22 @@ export default function handleRequest(
 					shellRendered = true
 				},
 				onAllReady() {
-					const chunks: Uint8Array[] = []
-					const page = new Writable({
-						write(chunk: Uint8Array, _encoding, callback) {
-							chunks.push(chunk)
-							callback()
-						},
-						final(callback) {
-							clearTimeout(timeout)
-							timeout = undefined
-							const body = Buffer.concat(chunks)
-							responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-							responseHeaders.set('Content-Length', String(body.byteLength))
-							resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }))
-							callback()
-						},
-					})
-					pipe(page)
+					pipe(
+						pageSink({
+							done(body) {
+								clearTimeout(timeout)
+								timeout = undefined
+								responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+								responseHeaders.set('Content-Length', String(body.byteLength))
+								resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }))
+							},
+							failed(error) {
+								clearTimeout(timeout)
+								timeout = undefined
+								reject(error)
+							},
+						}),
+					)
 				},
 				onShellError(error: unknown) {
 					clearTimeout(timeout)
