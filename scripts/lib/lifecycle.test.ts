@@ -94,7 +94,7 @@ describe('stopping on a signal', () => {
 		expect(run.answer()).toBe('')
 		expect(run.events).toEqual([
 			'[store] SIGTERM: no new connections; 1 request in flight, waiting up to 0.1 s',
-			'[store] 1 request cut: still in flight when the 0.1 s drain window ended',
+			expect.stringMatching(/^\[store\] 1 request cut: still in flight when the 0\.1 s drain window ended: POST \/ for 0\.\d s$/),
 			'stopped',
 		])
 	})
@@ -111,11 +111,40 @@ describe('stopping on a signal', () => {
 		expect(events).toEqual(['[store] SIGTERM: nothing in flight; stopped', 'stopped'])
 	})
 
+	it('names the requests it cuts, paths as the request log writes them, five at most with the rest counted', async () => {
+		const server = createServer((req) => req.resume())
+		const events: string[] = []
+		let exited: (code: number) => void = () => {}
+		const exitCode = new Promise<number>((resolve) => (exited = resolve))
+		const onSignal = drainOnSignal({ server, drainMs: 100, stopped: async () => {}, log: () => {}, warn: (line) => events.push(line), exit: exited })
+		const port = await listen(server, 0, '127.0.0.1')
+		const send = async (path: string) => {
+			const socket = connect(port, '127.0.0.1')
+			socket.on('error', () => {})
+			socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
+			await new Promise((resolve) => server.once('request', resolve))
+			return socket
+		}
+		// One at a time, so the order token's request is the first in flight and certainly named.
+		const sockets = [await send('/orders/secret-order-token?x=1')]
+		for (let i = 1; i < 7; i++) sockets.push(await send(`/page-${i}`))
+		onSignal('SIGTERM')
+		expect(await exitCode).toBe(1)
+		expect(events).toHaveLength(1)
+		const line = events[0]!
+		expect(line).toMatch(/^\[store\] 7 requests cut: still in flight when the 0\.1 s drain window ended: /)
+		expect(line).toContain('GET /orders/[token] for 0.')
+		expect(line).not.toContain('secret-order-token')
+		expect(line).toMatch(/, and 2 more$/)
+		expect(line.match(/ for \d+\.\d s/g)).toHaveLength(5)
+		for (const socket of sockets) socket.destroy()
+	})
+
 	it('stops waiting at a second signal', async () => {
 		const run = await serverWithSlowUpload(30_000)
 		run.onSignal('SIGINT')
 		run.onSignal('SIGINT')
 		expect(await run.exitCode).toBe(1)
-		expect(run.events).toContain('[store] 1 request cut: still in flight at a second SIGINT')
+		expect(run.events).toContainEqual(expect.stringMatching(/^\[store\] 1 request cut: still in flight at a second SIGINT: POST \/ for 0\.\d s$/))
 	})
 })

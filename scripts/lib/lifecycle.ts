@@ -1,5 +1,6 @@
-import type { Server, ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { log as logger } from '../../app/log/logger.server'
+import { loggablePath } from '../../app/log/request-log.server'
 
 /**
  * Listens, or rejects with a one-line reason naming the address. Express 5's `app.listen`
@@ -33,6 +34,20 @@ function listenFailure(error: NodeJS.ErrnoException, port: number, host: string)
 
 const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`
 
+/** At most this many cut requests are named in the log line; the count covers the rest. */
+const NAMED_CUTS = 5
+
+type InFlight = { req: IncomingMessage; since: number }
+
+/** "POST /checkout for 12.3 s, GET /orders/[token] for 10.1 s, and 3 more": what a cut lost. */
+function describeCuts(requests: InFlight[], now: number) {
+	const named = requests
+		.slice(0, NAMED_CUTS)
+		.map(({ req, since }) => `${req.method ?? 'GET'} ${loggablePath(req.url)} for ${((now - since) / 1_000).toFixed(1)} s`)
+		.join(', ')
+	return requests.length > NAMED_CUTS ? `${named}, and ${requests.length - NAMED_CUTS} more` : named
+}
+
 /**
  * Counts the requests in flight and stops the server honestly on a signal: no new connections,
  * `Connection: close` on whatever still arrives on an open one, idle connections closed, and the
@@ -55,7 +70,8 @@ export function drainOnSignal({
 	warn?: (line: string) => void
 	exit?: (code: number) => void
 }) {
-	const inFlight = new Set<ServerResponse>()
+	// Each request in flight and when it arrived (named only if it is cut, as the request log would name it).
+	const inFlight = new Map<ServerResponse, InFlight>()
 	let draining = false
 	let finished = false
 	let timer: NodeJS.Timeout | undefined
@@ -63,8 +79,8 @@ export function drainOnSignal({
 	const closeAfterwards = (res: ServerResponse) => {
 		if (!res.headersSent) res.setHeader('Connection', 'close')
 	}
-	server.on('request', (_req, res: ServerResponse) => {
-		inFlight.add(res)
+	server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+		inFlight.set(res, { req, since: Date.now() })
 		if (draining) closeAfterwards(res)
 		// Done when its last byte is handed to the socket, or when the client went away first.
 		const done = () => {
@@ -82,7 +98,8 @@ export function drainOnSignal({
 		clearTimeout(timer)
 		const cut = inFlight.size
 		if (cut > 0) {
-			warn(`[store] ${plural(cut, 'request')} cut: still in flight ${when}`)
+			// Named, so an operator can tell a stuck upload from a slow page: a cut request writes no request line.
+			warn(`[store] ${plural(cut, 'request')} cut: still in flight ${when}: ${describeCuts([...inFlight.values()], Date.now())}`)
 			server.closeAllConnections()
 		} else if (when !== null) {
 			log('[store] every request in flight finished; stopped')
@@ -106,7 +123,7 @@ export function drainOnSignal({
 			return
 		}
 		log(`[store] ${signal}: no new connections; ${plural(inFlight.size, 'request')} in flight, waiting up to ${drainMs / 1_000} s`)
-		for (const res of inFlight) closeAfterwards(res)
+		for (const res of inFlight.keys()) closeAfterwards(res)
 		timer = setTimeout(() => void finish(`when the ${drainMs / 1_000} s drain window ended`), drainMs)
 	}
 }
