@@ -31,11 +31,11 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
 
 /**
  * Where React writes a page that is sent whole: its chunks, kept until the page ends, then one
- * buffer. React only calls write (bytes, and a string now and then), end, on and destroy
- * on it, so it is a plain object rather
- * than a stream.Writable: a Writable costs a callback and a state update per 2 KB chunk, and
- * emits 'close' once finished, which React answers by building an Error to abort a render
- * already done, on every page (docs/decisions/060).
+ * buffer. React only calls write (bytes, and a string now and then), end, on and destroy on it,
+ * so it is a plain object rather than a stream.Writable: a Writable costs a callback and a state
+ * update per 2 KB chunk, and emits 'close' once finished, which React answers by building an
+ * Error to abort a render already done, on every page (docs/decisions/060). A page React gives
+ * up on (destroy) fails its request instead of leaving it unanswered.
  */
 export function pageSink({ done, failed }: { done: (body: Buffer<ArrayBuffer>) => void; failed: (error: unknown) => void }) {
 	const chunks: Uint8Array[] = []
