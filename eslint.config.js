@@ -186,6 +186,22 @@ export default tseslint.config(
 		rules: { 'no-restricted-imports': ['error', { patterns: [unverifiedScope] }] },
 	},
 	{
+		// better-auth's main entry and its plugins index load Kysely and every plugin: 5 MB more live
+		// heap for every full collection to mark (docs/decisions/061). Types may come from anywhere.
+		files: ['app/**/*.{ts,tsx}', 'scripts/**/*.ts'],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						{ name: 'better-auth', allowTypeImports: true, message: "Import betterAuth from 'better-auth/minimal' (the store's database is Prisma's)." },
+						{ name: 'better-auth/plugins', allowTypeImports: true, message: "Import each plugin from its own path ('better-auth/plugins/admin', …)." },
+					],
+				},
+			],
+		},
+	},
+	{
 		// Module code never names Prisma or the database client, not even as a package [R72].
 		files: ['app/modules/*/**/*.{ts,tsx}'],
 		ignores: ['app/**/*.test.ts'],

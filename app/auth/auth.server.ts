@@ -1,6 +1,6 @@
-import { betterAuth } from 'better-auth'
+import { betterAuth } from 'better-auth/minimal'
 import { prismaAdapter } from 'better-auth/adapters/prisma'
-import { admin } from 'better-auth/plugins'
+import { admin } from 'better-auth/plugins/admin'
 import { type Config, getConfig } from '../config/env.server'
 import { type Db, getDb } from '../data/db.server'
 import { runtimeStoreId } from '../data/runtime-store.server'
