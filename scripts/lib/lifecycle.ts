@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Server, ServerResponse } from 'node:http'
 import { log as logger } from '../../app/log/logger.server'
 import { loggablePath } from '../../app/log/request-log.server'
 
@@ -37,13 +37,11 @@ const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '
 /** At most this many cut requests are named in the log line; the count covers the rest. */
 const NAMED_CUTS = 5
 
-type InFlight = { req: IncomingMessage; since: number }
-
 /** "POST /checkout for 12.3 s, GET /orders/[token] for 10.1 s, and 3 more": what a cut lost. */
-function describeCuts(requests: InFlight[], now: number) {
+function describeCuts(requests: Array<[ServerResponse, number]>, now: number) {
 	const named = requests
 		.slice(0, NAMED_CUTS)
-		.map(({ req, since }) => `${req.method ?? 'GET'} ${loggablePath(req.url)} for ${((now - since) / 1_000).toFixed(1)} s`)
+		.map(([{ req }, since]) => `${req.method ?? 'GET'} ${loggablePath(req.url)} for ${((now - since) / 1_000).toFixed(1)} s`)
 		.join(', ')
 	return requests.length > NAMED_CUTS ? `${named}, and ${requests.length - NAMED_CUTS} more` : named
 }
@@ -70,8 +68,8 @@ export function drainOnSignal({
 	warn?: (line: string) => void
 	exit?: (code: number) => void
 }) {
-	// Each request in flight and when it arrived (named only if it is cut, as the request log would name it).
-	const inFlight = new Map<ServerResponse, InFlight>()
+	// Each response in flight and when its request arrived (the request, res.req, is named only if it is cut).
+	const inFlight = new Map<ServerResponse, number>()
 	let draining = false
 	let finished = false
 	let timer: NodeJS.Timeout | undefined
@@ -79,8 +77,8 @@ export function drainOnSignal({
 	const closeAfterwards = (res: ServerResponse) => {
 		if (!res.headersSent) res.setHeader('Connection', 'close')
 	}
-	server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-		inFlight.set(res, { req, since: Date.now() })
+	server.on('request', (_req, res: ServerResponse) => {
+		inFlight.set(res, Date.now())
 		if (draining) closeAfterwards(res)
 		// Done when its last byte is handed to the socket, or when the client went away first.
 		const done = () => {
@@ -99,7 +97,7 @@ export function drainOnSignal({
 		const cut = inFlight.size
 		if (cut > 0) {
 			// Named, so an operator can tell a stuck upload from a slow page: a cut request writes no request line.
-			warn(`[store] ${plural(cut, 'request')} cut: still in flight ${when}: ${describeCuts([...inFlight.values()], Date.now())}`)
+			warn(`[store] ${plural(cut, 'request')} cut: still in flight ${when}: ${describeCuts([...inFlight], Date.now())}`)
 			server.closeAllConnections()
 		} else if (when !== null) {
 			log('[store] every request in flight finished; stopped')
