@@ -27,9 +27,10 @@ export default defineConfig(({ mode }) => ({
 		maxWorkers: 3,
 		// A worker runs its files in one module registry instead of loading every module again for
 		// each file: loading was half the suite's CPU (vitest's "import" 100 s; the run took 205 s
-		// wall on two cores with a registry per file, 110-128 s without). Tests build their own clients and Stores (tests/helpers/databases.ts); the one
-		// file that points process-wide singletons at a database loads its own copies
-		// (app/auth/guards.server.test.ts, vi.resetModules).
+		// wall on two cores with a registry per file, 110-128 s without). Tests build their own
+		// clients and Stores (tests/helpers/databases.ts); the one file that points process-wide
+		// singletons at a database loads its own copies (app/auth/guards.server.test.ts,
+		// vi.resetModules).
 		isolate: false,
 	},
 }))
