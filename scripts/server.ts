@@ -23,6 +23,7 @@ import { log, routeConsoleToLog } from '../app/log/logger.server'
 import { requestLogging } from '../app/log/request-log.server'
 import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
 import { drainOnSignal, listen } from './lib/lifecycle'
+import { serveOnNodePrototypes } from './lib/node-prototypes'
 import { partitionedRequestHandler } from './lib/route-partitions'
 
 if (process.argv.includes('--help')) {
@@ -85,6 +86,9 @@ function staticFiles(dir: string, options: { maxAge: number; immutable?: boolean
 
 const app = express()
 app.disable('x-powered-by')
+// Requests keep Node's own prototypes: Express's swap made what each request allocates outlive
+// young collections (scripts/lib/node-prototypes.ts, docs/decisions/062).
+app.use(serveOnNodePrototypes(app))
 // First, so every line logged for a request (refusals included) carries its id, and every answer echoes it.
 app.use(requestLogging())
 // Only the configured number of proxies may speak for the client's address.
