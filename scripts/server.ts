@@ -89,7 +89,8 @@ app.disable('x-powered-by')
 // Requests keep Node's own prototypes: Express's swap made what each request allocates outlive
 // young collections (scripts/lib/node-prototypes.ts, docs/decisions/062).
 app.use(serveOnNodePrototypes(app))
-// First, so every line logged for a request (refusals included) carries its id, and every answer echoes it.
+// Before every step that can answer or log, so every line logged for a request (refusals included)
+// carries its id, and every answer echoes it.
 app.use(requestLogging())
 // Only the configured number of proxies may speak for the client's address.
 app.set('trust proxy', config.trustProxy)
