@@ -90,7 +90,7 @@ describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (
 		await expect(transitionOrder(t.db, unverifiedScope(t.db, 'another-store'), { orderId: order.id, to: 'paid' })).rejects.toMatchObject({ status: 404 })
 		await expect(apply(order.id, paid(1500), 'another-store')).rejects.toMatchObject({ status: 404 })
 		expect((await recordProviderRef(unverifiedScope(t.db, 'another-store'), { orderId: order.id, providerRef: 'cs_x' })).count).toBe(0)
-		expect(await linkPaymentIntent(t.db, unverifiedScope(t.db, 'another-store'), { orderId: order.id, paymentIntentRef: 'pi_x' })).toBe(false)
+		expect(await linkPaymentIntent(t.db, unverifiedScope(t.db, 'another-store'), { orderId: order.id, paymentIntentRef: 'pi_x' })).toBeNull()
 		expect((await row(order.id)).status).toBe('awaiting_payment')
 	})
 
@@ -110,8 +110,13 @@ describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (
 	it('keeps the reference a paid Order was paid through, and links its payment once [R66]', async () => {
 		const order = await newOrder()
 		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: 'cs_first' })
-		expect(await linkPaymentIntent(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, paymentIntentRef: 'pi_first' })).toBe(true)
-		expect(await linkPaymentIntent(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, paymentIntentRef: 'pi_second' })).toBe(false)
+		// The link answers the Order's payment state as it left it; a second link answers null.
+		expect(await linkPaymentIntent(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, paymentIntentRef: 'pi_first' })).toMatchObject({
+			status: 'awaiting_payment',
+			totalMinor: 1500,
+			paidAt: null,
+		})
+		expect(await linkPaymentIntent(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, paymentIntentRef: 'pi_second' })).toBeNull()
 		await apply(order.id, paid(1500))
 		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: 'cs_second' })
 		expect(await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { providerRef: true, paymentIntentRef: true } })).toEqual({

@@ -115,6 +115,30 @@ export type PaymentEffect =
 	| { kind: 'refund'; refundedMinor: number | null; currency: string | null }
 	| { kind: 'dispute' }
 
+/** What deciding a payment event needs of its Order. */
+const paymentFields = {
+	number: true,
+	email: true,
+	status: true,
+	currency: true,
+	totalMinor: true,
+	capturedMinor: true,
+	refundedMinor: true,
+	paidAt: true,
+	disputed: true,
+} as const
+export type PaymentState = {
+	number: number
+	email: string
+	status: string
+	currency: string
+	totalMinor: number
+	capturedMinor: number
+	refundedMinor: number
+	paidAt: Date | null
+	disputed: boolean
+}
+
 /**
  * `review`: the money does not reconcile with what is owed; `held`: not yet (a refund of an
  * Order that is still unpaid), to be applied again when the Order is paid.
@@ -130,22 +154,9 @@ export type PaymentResult = { outcome: 'applied' | 'stale' | 'review' | 'held'; 
 export async function applyPaymentEvent(
 	tx: Tx,
 	{ storeId }: StoreScope,
-	{ orderId, effect }: { orderId: string; effect: PaymentEffect },
+	{ orderId, effect, known }: { orderId: string; effect: PaymentEffect; known?: PaymentState | null },
 ): Promise<PaymentResult> {
-	const order = await tx.order.findFirst({
-		where: { id: orderId, storeId },
-		select: {
-			number: true,
-			email: true,
-			status: true,
-			currency: true,
-			totalMinor: true,
-			capturedMinor: true,
-			refundedMinor: true,
-			paidAt: true,
-			disputed: true,
-		},
-	})
+	const order = known ?? (await tx.order.findFirst({ where: { id: orderId, storeId }, select: paymentFields }))
 	if (!order) throw new DomainError(404, 'That order was not found.')
 	const say = (outcome: PaymentResult['outcome'], what: string): PaymentResult => ({ outcome, summary: `Order #${order.number}: ${what}` })
 	const minor = (amount: number | null) => (amount === null ? 'no amount' : `${amount} ${order.currency} minor units`)
@@ -209,9 +220,19 @@ export function recordProviderRef({ db, storeId }: StoreScope, { orderId, provid
 
 /**
  * Links the provider's payment (a Stripe PaymentIntent) to an Order, once: only an event that
- * names the Order's recorded reference links it, and a link is never replaced.
+ * names the Order's recorded reference links it, and a link is never replaced. Answers the
+ * Order's payment state as the link left it (null when nothing was linked): the statement that
+ * wrote the row read it, so applying the same event needs no second read of it.
  */
-export async function linkPaymentIntent(tx: Tx, { storeId }: StoreScope, { orderId, paymentIntentRef }: { orderId: string; paymentIntentRef: string }) {
-	const linked = await tx.order.updateMany({ where: { id: orderId, storeId, paymentIntentRef: null }, data: { paymentIntentRef } })
-	return linked.count === 1
+export async function linkPaymentIntent(
+	tx: Tx,
+	{ storeId }: StoreScope,
+	{ orderId, paymentIntentRef }: { orderId: string; paymentIntentRef: string },
+): Promise<PaymentState | null> {
+	const [linked] = await tx.order.updateManyAndReturn({
+		where: { id: orderId, storeId, paymentIntentRef: null },
+		data: { paymentIntentRef },
+		select: paymentFields,
+	})
+	return linked ?? null
 }

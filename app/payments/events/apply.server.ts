@@ -1,5 +1,5 @@
 import type { Db } from '../../data/db.server'
-import { applyPaymentEvent, linkPaymentIntent } from '../../orders/orders.server'
+import { applyPaymentEvent, linkPaymentIntent, type PaymentState } from '../../orders/orders.server'
 import { parseEventBody } from './body'
 import { type EventRefs, type NormalizedEvent, normalizeFor } from './normalize'
 import type { StoreScope } from '../../data/scope'
@@ -113,8 +113,11 @@ async function applyEvent(tx: Tx, scope: StoreScope, connection: EventConnection
 	const { order } = found
 	const result: Result = { ...none(), outcome: 'ignored', summary: '', orderId: order.id }
 	let linked = ''
+	// The link's statement answers the Order as it left it (this transaction now holds its row).
+	let known: PaymentState | null = null
 	if (found.bySession && event.refs.paymentIntentId && !order.paymentIntentRef) {
-		if (await linkPaymentIntent(tx, scope, { orderId: order.id, paymentIntentRef: event.refs.paymentIntentId })) {
+		known = await linkPaymentIntent(tx, scope, { orderId: order.id, paymentIntentRef: event.refs.paymentIntentId })
+		if (known) {
 			linked = ` Payment ${event.refs.paymentIntentId} linked.`
 			result.wake.push(event.refs.paymentIntentId)
 		}
@@ -122,7 +125,7 @@ async function applyEvent(tx: Tx, scope: StoreScope, connection: EventConnection
 	if (event.effect.kind === 'none') {
 		return { ...result, outcome: linked ? 'applied' : 'ignored', summary: `Order #${order.number}: ${event.type} needs no change.${linked}` }
 	}
-	const applied = await applyPaymentEvent(tx, scope, { orderId: order.id, effect: event.effect })
+	const applied = await applyPaymentEvent(tx, scope, { orderId: order.id, effect: event.effect, known })
 	if (applied.outcome === 'applied') result.wake.push(`order:${order.id}`)
 	if (applied.outcome === 'held') return { ...result, outcome: 'review', summary: applied.summary + linked, awaitingRef: `order:${order.id}` }
 	return { ...result, outcome: applied.outcome, summary: applied.summary + linked }

@@ -138,7 +138,10 @@ export async function ingestEvent(scope: StoreScope, connection: EventConnection
 	try {
 		return await db
 			.$transaction(async (tx) => {
-				const row = await tx.providerEvent.create({
+				const applied = await applyWithHeld(tx, scope, connection, input.event)
+				// Recorded last, with its outcome: one INSERT instead of an INSERT and an UPDATE. A
+				// repeat recorded meanwhile elsewhere fails it, which rolls back what was applied.
+				await tx.providerEvent.create({
 					data: {
 						storeId: connection.storeId,
 						connectionId: connection.id,
@@ -146,13 +149,10 @@ export async function ingestEvent(scope: StoreScope, connection: EventConnection
 						type: input.event.type.slice(0, 100),
 						occurredAt: input.event.occurredAt,
 						payload: new Uint8Array(input.payload),
-						outcome: 'pending',
-						summary: '',
+						...applied,
 					},
 					select: { id: true },
 				})
-				const applied = await applyWithHeld(tx, scope, connection, input.event)
-				await tx.providerEvent.update({ where: { id: row.id }, data: applied })
 				return { duplicate: false, ...applied }
 			})
 			.then((result) => {

@@ -168,6 +168,33 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		expect(rows).toEqual([{ duplicates: 2, outcome: 'applied' }])
 	})
 
+	it('rolls back whatever a delivery applied when its event turns out recorded already (by another process, meanwhile) [R63, R64]', async () => {
+		const o = await started()
+		const payload = completed(o)
+		const before = await state(o.orderId)
+		// Another instance recorded this event while this one applied it: the row is there, unseen
+		// by this process, and this delivery's apply would pay the Order.
+		const connection = await t.db.connection.findFirstOrThrow({ where: { storeId: t.storeId, handle: 'stripe' }, select: { id: true } })
+		await t.db.providerEvent.create({
+			data: {
+				storeId: t.storeId,
+				connectionId: connection.id,
+				providerEventId: JSON.parse(payload).id,
+				type: 'checkout.session.completed',
+				occurredAt: new Date(),
+				payload: new TextEncoder().encode(payload),
+				outcome: 'applied',
+				summary: 'recorded elsewhere',
+			},
+		})
+		const answer = await deliver(payload)
+		expect(answer.status).toBe(200)
+		expect(await answer.json()).toMatchObject({ duplicate: true, outcome: 'duplicate' })
+		// The unique key refused the record, and with it the payment and the link it applied.
+		expect(await state(o.orderId)).toEqual(before)
+		expect(await t.db.order.findUniqueOrThrow({ where: { id: o.orderId }, select: { paymentIntentRef: true } })).toEqual({ paymentIntentRef: null })
+	})
+
 	it('answers 20 concurrent deliveries of one event with 2xx, applying it once (no unique-violation 500s) [R63]', async () => {
 		const o = await started()
 		const payload = completed(o)
