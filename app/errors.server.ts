@@ -37,5 +37,20 @@ export type ErrorBody = { code: string; message: string }
 export const errorBody = (code: string, message: string): ErrorBody => ({ code, message })
 
 export function jsonError(status: number, code: string, message: string, headers: Record<string, string> = {}) {
-	return Response.json(errorBody(code, message), { status, headers: { 'Cache-Control': 'no-store', ...headers } })
+	return jsonResponse(errorBody(code, message), { status, headers: { 'Cache-Control': 'no-store', ...headers } })
+}
+
+/**
+ * A JSON response that states its length, as `Response.json` does not. React Router streams
+ * every body to Express, so without the length the compression middleware cannot see that a
+ * body is under its threshold, and gzipped each acknowledgement of a few dozen bytes: a zlib
+ * stream per response (about 8% of a provider-event delivery's CPU). Large bodies are still
+ * compressed.
+ */
+export function jsonResponse(body: unknown, { status = 200, headers = {} }: { status?: number; headers?: Record<string, string> } = {}) {
+	const text = JSON.stringify(body)
+	return new Response(text, {
+		status,
+		headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)), ...headers },
+	})
 }

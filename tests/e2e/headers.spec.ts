@@ -140,6 +140,20 @@ test.describe('security headers on every response', () => {
 	})
 })
 
+test('pages are compressed; a small JSON answer states its length and is sent as it is', async ({ request }) => {
+	const page = await request.get('/', { headers: { 'Accept-Encoding': 'gzip' } })
+	expect(page.status()).toBe(200)
+	expect(page.headers()['content-encoding']).toBe('gzip')
+
+	// A provider retries its deliveries: each small acknowledgement or refusal is not gzipped.
+	const refusal = await request.get('/api/events/stripe', { headers: { 'Accept-Encoding': 'gzip' } })
+	expect(refusal.status()).toBe(405)
+	expect(refusal.headers()['content-encoding']).toBeUndefined()
+	const body = await refusal.body()
+	expect(refusal.headers()['content-length']).toBe(String(body.length))
+	expect(JSON.parse(body.toString('utf8'))).toMatchObject({ code: 'METHOD_NOT_ALLOWED' })
+})
+
 test('the CSP nonce is fresh per response and every script carries it', async ({ request }) => {
 	const first = await request.get('/')
 	const second = await request.get('/sign-in')

@@ -1,5 +1,5 @@
 import type { Db } from '../../data/db.server'
-import { jsonError } from '../../errors.server'
+import { jsonError, jsonResponse } from '../../errors.server'
 import { BodyTooLargeError, readBodyWithin } from '../../security/form.server'
 import { activeVerificationSecrets, CONNECTION_HANDLE, connectionSecrets, type VerificationSecrets } from '../connections.server'
 import { parseEventBody } from './body'
@@ -83,5 +83,5 @@ export async function receiveEvent(scope: StoreScope, { handle, request, now = D
 		return jsonError(400, 'INVALID_EVENT', 'The signed body is not a JSON event object with an id.')
 	}
 	const result = await ingestEvent(scope, connection, { eventId, payload: raw, event: normalizeFor(connection.provider, body) })
-	return Response.json({ received: true, duplicate: result.duplicate, outcome: result.outcome }, { headers: { 'Cache-Control': 'no-store' } })
+	return jsonResponse({ received: true, duplicate: result.duplicate, outcome: result.outcome }, { headers: { 'Cache-Control': 'no-store' } })
 }

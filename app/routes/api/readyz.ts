@@ -1,4 +1,5 @@
 import { getConfig } from '../../config/env.server'
+import { jsonResponse } from '../../errors.server'
 import { dependencyChecks, readinessProbe } from '../../health/readiness.server'
 
 /** One probe per process (kept on globalThis so dev-server reloads reuse its connections). */
@@ -11,7 +12,7 @@ const globalForReadiness = globalThis as unknown as { storeReadiness?: ReturnTyp
 export async function loader() {
 	globalForReadiness.storeReadiness ??= readinessProbe({ checks: dependencyChecks(getConfig()) })
 	const readiness = await globalForReadiness.storeReadiness()
-	return Response.json(readiness, {
+	return jsonResponse(readiness, {
 		status: readiness.status === 'ready' ? 200 : 503,
 		headers: { 'Cache-Control': 'no-store' },
 	})

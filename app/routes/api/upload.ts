@@ -3,7 +3,7 @@ import { getViewer } from '../../auth/guards.server'
 import { getConfig } from '../../config/env.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { isAdmin } from '../../data/viewer'
-import { jsonError } from '../../errors.server'
+import { jsonError, jsonResponse } from '../../errors.server'
 import { receiveFiles, UploadError } from '../../uploads/intake.server'
 
 /**
@@ -22,7 +22,7 @@ export async function action(args: Route.ActionArgs) {
 	try {
 		const files = await receiveFiles(args.request, { maxFileBytes, maxFiles })
 		const objects = await adminRepositoriesFor(viewer).uploads.storeAll(files)
-		return Response.json({ objects }, { status: 201, headers: { 'Cache-Control': 'no-store' } })
+		return jsonResponse({ objects }, { status: 201, headers: { 'Cache-Control': 'no-store' } })
 	} catch (error) {
 		if (error instanceof UploadError) {
 			return error.unread
