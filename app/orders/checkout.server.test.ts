@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DETAILS, asCustomer, createProduct, newGuest, offline, stockOf } from '../../tests/helpers/commerce'
+import { DETAILS, asCustomer, createProduct, createProductWithVariants, newGuest, offline, stockOf } from '../../tests/helpers/commerce'
 import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase, signUpCustomer } from '../../tests/helpers/databases'
 import { cartRepository, mergeGuestCart } from '../cart/cart.server'
 import { MAX_ORDER_TOTAL_MINOR, MAX_UNIT_PRICE_MINOR } from '../cart/limits'
@@ -23,6 +23,80 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 
 	const checkout = (viewer: Parameters<typeof placeOrder>[0]['viewer'], key = randomUUID()) =>
 		placeOrder({ db: t.db, viewer, details: DETAILS, connectionHandle: 'offline', idempotencyKey: key })
+
+	it('keeps each line of a cart of three as it was bought: product, variant, title, SKU, price, quantity and total [R121]', async () => {
+		const shirt = await createProductWithVariants(t.db, t.storeId, {
+			optionNames: ['Size'],
+			variants: [
+				{ values: ['S'], priceMinor: 2100, stock: 5, sku: 'TEE-S' },
+				{ values: ['M'], priceMinor: 2300, stock: 5 },
+			],
+		})
+		const mug = await createProduct(t.db, t.storeId, { priceMinor: 900, title: 'Mug “Ø”' })
+		const guest = newGuest(t.storeId)
+		const cart = cartRepository(t.db, guest)
+		await cart.add({ productId: shirt.id, variantId: shirt.variants[0]!.id, quantity: 2 })
+		await cart.add({ productId: mug.id, quantity: 3 })
+		await cart.add({ productId: shirt.id, variantId: shirt.variants[1]!.id, quantity: 1 })
+		const { order } = await checkout(guest)
+		const row = await t.db.order.findUniqueOrThrow({
+			where: { id: order.id },
+			select: {
+				subtotalMinor: true,
+				lines: {
+					orderBy: { unitPriceMinor: 'asc' },
+					select: {
+						orderId: true,
+						productId: true,
+						variantId: true,
+						title: true,
+						variantTitle: true,
+						sku: true,
+						unitPriceMinor: true,
+						quantity: true,
+						lineTotalMinor: true,
+					},
+				},
+			},
+		})
+		expect(row.subtotalMinor).toBe(2 * 2100 + 3 * 900 + 2300)
+		expect(row.lines).toEqual([
+			{
+				orderId: order.id,
+				productId: mug.id,
+				variantId: mug.variantId,
+				title: 'Mug “Ø”',
+				variantTitle: '',
+				sku: null,
+				unitPriceMinor: 900,
+				quantity: 3,
+				lineTotalMinor: 2700,
+			},
+			{
+				orderId: order.id,
+				productId: shirt.id,
+				variantId: shirt.variants[0]!.id,
+				title: shirt.title,
+				variantTitle: 'S',
+				sku: 'TEE-S',
+				unitPriceMinor: 2100,
+				quantity: 2,
+				lineTotalMinor: 4200,
+			},
+			{
+				orderId: order.id,
+				productId: shirt.id,
+				variantId: shirt.variants[1]!.id,
+				title: shirt.title,
+				variantTitle: 'M',
+				sku: null,
+				unitPriceMinor: 2300,
+				quantity: 1,
+				lineTotalMinor: 2300,
+			},
+		])
+		expect(order.lines).toHaveLength(3)
+	})
 
 	describe('owner scoping [R2] (Cart belongs to a Customer or a Guest; [R30])', () => {
 		it('keeps each guest’s cart to itself: another owner’s line id is a 404 and changes nothing', async () => {
