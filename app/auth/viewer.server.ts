@@ -21,22 +21,27 @@ const viewerContext = createContext<RequestViewer | null>(null)
  * Root middleware: makes the viewer available to every loader and action of the
  * request, read from the session at most once (and only when asked for), and
  * forwards the cookies that produced: a new guestId, better-auth's session refresh.
+ * A guestId is minted only for a request that reads its viewer (every page does, in the
+ * root loader): a provider's event delivery or a health probe is not a shopper, and is
+ * answered without a cookie and without the signing it costs.
  */
 export const viewerMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-	const state: RequestViewer = { request, guestId: '', fresh: false, setCookies: [] }
-	const guestId = await readGuestId(request)
-	if (guestId) {
-		state.guestId = guestId
-	} else {
-		const issued = issueGuestId()
-		state.guestId = issued.guestId
-		// A GET never writes: no cart can exist under an id this request minted.
-		state.fresh = request.method === 'GET' || request.method === 'HEAD'
-		state.setCookies.push(issued.setCookie)
-	}
+	const state: RequestViewer = { request, guestId: (await readGuestId(request)) ?? '', fresh: false, setCookies: [] }
 	context.set(viewerContext, state)
 
 	return withCookies(await next(), state.setCookies)
+}
+
+/** The request's guestId, minted (and its cookie queued) the first time a request without one needs it. */
+function withGuestId(state: RequestViewer) {
+	if (!state.guestId) {
+		const issued = issueGuestId()
+		state.guestId = issued.guestId
+		// A GET never writes: no cart can exist under an id this request minted.
+		state.fresh = state.request.method === 'GET' || state.request.method === 'HEAD'
+		state.setCookies.push(issued.setCookie)
+	}
+	return state
 }
 
 /** Appends cookies, copying the response first when its headers are immutable (Response.redirect). */
@@ -55,7 +60,7 @@ function withCookies(response: Response, cookies: string[]) {
 export function viewerFrom(context: Readonly<RouterContextProvider>): Promise<Viewer> {
 	const state = context.get(viewerContext)
 	if (!state) throw new Error('viewerMiddleware must run before the viewer is read')
-	state.viewer ??= loadViewer(state)
+	state.viewer ??= loadViewer(withGuestId(state))
 	return state.viewer
 }
 

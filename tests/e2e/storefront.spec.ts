@@ -98,6 +98,26 @@ test('a page is sent whole, with its length; a 404 page keeps its status', async
 	}
 })
 
+test('a page visitor is given a guestId; a provider’s event delivery and a health probe are not', async () => {
+	const context = await apiRequest.newContext({ baseURL: serverOrigin() })
+	try {
+		// Before any page: this context holds no cookie yet.
+		const delivery = await context.post('/api/events/stripe', { data: '{"id":"evt_unsigned"}', headers: { 'content-type': 'application/json' } })
+		expect(delivery.status()).toBe(400)
+		expect(await delivery.json()).toMatchObject({ code: 'VERIFICATION_FAILED' })
+		expect(delivery.headers()['set-cookie']).toBeUndefined()
+		const probe = await context.get('/healthz')
+		expect(probe.status()).toBe(200)
+		expect(probe.headers()['set-cookie']).toBeUndefined()
+
+		const page = await context.get('/')
+		expect(page.status()).toBe(200)
+		expect(page.headers()['set-cookie']).toMatch(/^guestId=/)
+	} finally {
+		await context.dispose()
+	}
+})
+
 test('a customer sees the Order in their account and a second customer cannot open it', async ({ page, customer }) => {
 	await addToCart(page, 'field-notebook', 3)
 	await page.goto('/checkout')
