@@ -25,11 +25,13 @@ Builds the store and a bare React Router app (scripts/bench/baseline), then:
   email sign-in (scrypt); storefront rows (product page, a cart of three, a checkout
   submit); uploads of a 2 MB PNG on disk and on a local S3 stand-in (s3rver) and the
   server's peak memory while a customer sends a 200 MB upload body; the rate limiter off,
-  in memory and on Redis; provider-event ingest on SQLite and PostgreSQL; what a hung or
-  down Redis adds to a request (scripts/bench/redis-faults.ts; alone with --redis-faults).
+  in memory and on Redis; what a hung or down Redis adds to a request
+  (scripts/bench/redis-faults.ts; alone with --redis-faults).
 - the performance budget (skip with --features): the store beside the baseline,
   interleaved rounds, sign-in against raw scrypt, latency during a sign-in storm, peak
-  memory over 60 s of pages at 50 connections and a storm. Ends with the line
+  memory over 60 s of pages at 50 connections and a storm; checkout submits (SQLite, and
+  48 at once on PostgreSQL); provider-event ingest on SQLite and PostgreSQL, through the
+  handler and over HTTP (scripts/bench/events.ts). Ends with the line
   "bench: page/baseline=… product/baseline=… signin/scrypt=… storm_healthz_p99_ms=… rss_peak_mb=…".
 Prints figures; asserts nothing.`)
 	process.exit(0)

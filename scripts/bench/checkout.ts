@@ -1,7 +1,8 @@
 /**
  * Checkout rows of `npm run bench`: submits of the real checkout form by guests who each hold
  * a cart of one product (the same product for all, so every Order takes stock from one row),
- * timed alone (carts are prepared first), and every submit checked to have placed an Order.
+ * timed alone (carts are prepared first, and a warm-up of submits runs before, not counted, as
+ * the page rows have), and every submit checked to have placed an Order.
  */
 import { createDb } from '../../app/data/db.server'
 import { cookieHeader } from '../../tests/helpers/http'
@@ -56,12 +57,10 @@ async function placedBy(server: Server, email: string) {
 	}
 }
 
-/** Checkout submits at `connections` at once (autocannon), one new guest per submit. */
-export async function checkoutRow(server: Server, { connections, count = 400 }: { connections: number; count?: number }): Promise<Row & { placed: number }> {
-	const guests = await guestsWithCarts(server, count)
-	const email = `bench-${Date.now()}@example.com`
+/** `guests` each submit the checkout once, `connections` at once (autocannon), as `email`. */
+async function submitAll(server: Server, guests: string[], connections: number, email: string) {
 	let next = 0
-	const row = await measure('POST /checkout (offline, new Order)', {
+	return measure('POST /checkout (offline, new Order)', {
 		url: server.base,
 		connections,
 		amount: guests.length,
@@ -77,6 +76,20 @@ export async function checkoutRow(server: Server, { connections, count = 400 }: 
 			},
 		],
 	})
+}
+
+/**
+ * Checkout submits at `connections` at once, one new guest per submit, after `warmUp` submits of
+ * other guests that are not counted.
+ */
+export async function checkoutRow(
+	server: Server,
+	{ connections, count = 400, warmUp = 100 }: { connections: number; count?: number; warmUp?: number },
+): Promise<Row & { placed: number }> {
+	const guests = await guestsWithCarts(server, count + warmUp)
+	if (warmUp > 0) await submitAll(server, guests.slice(count), connections, `bench-warm-up-${Date.now()}@example.com`)
+	const email = `bench-${Date.now()}@example.com`
+	const row = await submitAll(server, guests.slice(0, count), connections, email)
 	// The row counts only if every submit really placed an Order.
 	const placed = await placedBy(server, email)
 	return { ...row, route: `${row.route}: ${placed} of ${count} placed`, placed }

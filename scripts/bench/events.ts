@@ -1,9 +1,13 @@
 /**
- * The ingest row of `npm run bench`: verified Stripe events per second through the
- * receiving endpoint's handler, on SQLite and PostgreSQL, with each event delivered 10 times
- * (shuffled, 10 at a time), and the count of double-applies (must be 0).
+ * The ingest rows of `npm run bench`: verified Stripe events per second, each event delivered 10
+ * times (shuffled, 10 at a time), and the count of double-applies (must be 0). Two ways, on
+ * SQLite and PostgreSQL:
+ * - handler: the receiving endpoint's handler called in this process, as the route calls it;
+ * - HTTP: POSTs to /api/events/stripe of the built server, as a provider delivers them (every
+ *   middleware, React Router and the response on the wire included).
+ * Each row first runs a warm-up of its own deliveries, not counted, as the page rows do.
  */
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,12 +24,33 @@ import { newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '
 import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
 import { migrateDatabase } from '../lib/migrate'
 import { unverifiedScope } from '../../app/data/scope'
+import { startStore } from './servers'
 
 const ORDERS = 200
+const WARM_UP_ORDERS = 100
 const REPEATS = 10
 const CONCURRENCY = 10
 
-async function prepare(db: Db) {
+export type IngestRow = {
+	engine: string
+	path: 'handler' | 'HTTP'
+	deliveries: number
+	'events/s': number
+	'unique events applied': number
+	'double applies': number
+	'orders paid': number
+	'non-2xx': number
+}
+
+type Delivery = { payload: string; signature: string }
+/** Sends one delivery; answers its status and the outcome the store answered. */
+type Send = (delivery: Delivery) => Promise<{ status: number; outcome: string }>
+
+/**
+ * A Stripe Connection (its webhook secret sealed with `authSecret`), a product and `count` Orders
+ * whose Checkout Sessions the store recorded, as checkout leaves them.
+ */
+async function prepare(db: Db, count: number, authSecret?: string) {
 	const store = await ensureRuntimeStore(db)
 	const scope = unverifiedScope(db, store.id)
 	await ensureOfflineConnection(scope)
@@ -36,13 +61,13 @@ async function prepare(db: Db) {
 			handle: 'stripe',
 			provider: 'stripe',
 			displayName: 'Card',
-			secretBox: sealSecret({ secretKey: 'sk_test_bench', webhookSecret: secret }, connectionScope(store.id, 'stripe')),
+			secretBox: sealSecret({ secretKey: 'sk_test_bench', webhookSecret: secret }, connectionScope(store.id, 'stripe'), authSecret),
 		},
 	})
 	const product = await db.product.create({
 		data: {
 			storeId: store.id,
-			slug: 'bench',
+			slug: `bench-events-${randomUUID()}`,
 			title: 'Bench',
 			priceMinor: 100,
 			status: 'active',
@@ -50,7 +75,7 @@ async function prepare(db: Db) {
 		},
 	})
 	const orderIds: string[] = []
-	for (let i = 0; i < ORDERS; i++) {
+	for (let i = 0; i < count; i++) {
 		const guest = { kind: 'guest' as const, storeId: store.id, guestId: randomUUID() }
 		await cartRepository(db, guest).add({ productId: product.id, quantity: 1 })
 		const { order } = await placeOrder({ db, viewer: guest, details: DETAILS, connectionHandle: 'stripe', idempotencyKey: randomUUID() })
@@ -61,58 +86,109 @@ async function prepare(db: Db) {
 	return { storeId: store.id, secret, orderIds }
 }
 
-async function run(label: string, url: string) {
+/** Each Order's Session event, REPEATS times, shuffled. */
+function deliveriesOf(orderIds: string[], secret: string): Delivery[] {
+	const deliveries = orderIds.flatMap((orderId) => {
+		const payload = stripeEvents.sessionCompleted({ sessionId: `cs_bench_${orderId}`, paymentIntentId: `pi_${orderId}`, orderId, amount: 100 })
+		const signature = stripeSignature(payload, secret)
+		return Array.from({ length: REPEATS }, () => ({ payload, signature }))
+	})
+	return deliveries.sort(() => Math.random() - 0.5)
+}
+
+/** Sends every delivery, CONCURRENCY at a time; counts what was applied, per event. */
+async function deliver(deliveries: Delivery[], send: Send) {
+	const applied = new Map<string, number>()
+	let next = 0
+	let errors = 0
+	const started = performance.now()
+	await Promise.all(
+		Array.from({ length: CONCURRENCY }, async () => {
+			while (next < deliveries.length) {
+				const delivery = deliveries[next++]!
+				const { status, outcome } = await send(delivery)
+				if (status !== 200) errors++
+				if (outcome === 'applied') applied.set(delivery.payload, (applied.get(delivery.payload) ?? 0) + 1)
+			}
+		}),
+	)
+	return { seconds: (performance.now() - started) / 1000, applied, errors }
+}
+
+/** A warm-up pass (not counted), then the measured one, over Orders of their own. */
+async function measureIngest(engine: string, path: IngestRow['path'], db: Db, { storeId, secret, orderIds }: Awaited<ReturnType<typeof prepare>>, send: Send) {
+	await deliver(deliveriesOf(orderIds.slice(ORDERS), secret), send)
+	const measured = orderIds.slice(0, ORDERS)
+	const deliveries = deliveriesOf(measured, secret)
+	const { seconds, applied, errors } = await deliver(deliveries, send)
+	const paid = await db.order.count({ where: { storeId, id: { in: measured }, status: 'paid' } })
+	return {
+		engine,
+		path,
+		deliveries: deliveries.length,
+		'events/s': Math.round(deliveries.length / seconds),
+		'unique events applied': applied.size,
+		'double applies': [...applied.values()].filter((count) => count > 1).length,
+		'orders paid': paid,
+		'non-2xx': errors,
+	} satisfies IngestRow
+}
+
+/** The handler, in this process, on a database of its own. */
+async function handlerRow(engine: string, url: string) {
 	migrateDatabase(url, { quiet: true })
 	const db = createDb(url)
 	try {
-		const { storeId, secret, orderIds } = await prepare(db)
-		const deliveries = orderIds.flatMap((orderId) => {
-			const payload = stripeEvents.sessionCompleted({ sessionId: `cs_bench_${orderId}`, paymentIntentId: `pi_${orderId}`, orderId, amount: 100 })
-			const signature = stripeSignature(payload, secret)
-			return Array.from({ length: REPEATS }, () => ({ payload, signature }))
+		const prepared = await prepare(db, ORDERS + WARM_UP_ORDERS)
+		return await measureIngest(engine, 'handler', db, prepared, async ({ payload, signature }) => {
+			const response = await receiveEvent(unverifiedScope(db, prepared.storeId), {
+				handle: 'stripe',
+				request: stripeRequest('http://bench/api/events/stripe', payload, signature),
+			})
+			return { status: response.status, outcome: ((await response.json()) as { outcome: string }).outcome }
 		})
-		deliveries.sort(() => Math.random() - 0.5)
-		const applied = new Map<string, number>()
-		let next = 0
-		let errors = 0
-		const started = performance.now()
-		await Promise.all(
-			Array.from({ length: CONCURRENCY }, async () => {
-				while (next < deliveries.length) {
-					const delivery = deliveries[next++]!
-					const response = await receiveEvent(unverifiedScope(db, storeId), {
-						handle: 'stripe',
-						request: stripeRequest('http://bench/api/events/stripe', delivery.payload, delivery.signature),
-					})
-					if (response.status !== 200) errors++
-					const body = (await response.json()) as { outcome: string }
-					if (body.outcome === 'applied') applied.set(delivery.payload, (applied.get(delivery.payload) ?? 0) + 1)
-				}
-			}),
-		)
-		const seconds = (performance.now() - started) / 1000
-		const paid = await db.order.count({ where: { storeId, status: 'paid' } })
-		return {
-			engine: label,
-			deliveries: deliveries.length,
-			'events/s': Math.round(deliveries.length / seconds),
-			'unique events applied': applied.size,
-			'double applies': [...applied.values()].filter((count) => count > 1).length,
-			'orders paid': paid,
-			'non-2xx': errors,
-		}
 	} finally {
 		await db.$disconnect()
 	}
 }
 
-export async function benchEvents() {
-	const dir = mkdtempSync(join(tmpdir(), 'store-bench-events-'))
-	const postgres = await createTestDatabase('store_bench_events')
+/** The built server (`env` for its database and limits), delivered to over HTTP. */
+async function httpRow(engine: string, env: Record<string, string>) {
+	const authSecret = randomBytes(32).toString('base64')
+	const server = await startStore({ ...env, AUTH_SECRET: authSecret })
+	const db = createDb(server.databaseUrl)
 	try {
-		return [await run('SQLite', `file:${join(dir, 'events.db')}`), await run('PostgreSQL', postgres.url)]
+		const prepared = await prepare(db, ORDERS + WARM_UP_ORDERS, authSecret)
+		return await measureIngest(engine, 'HTTP', db, prepared, async ({ payload, signature }) => {
+			const response = await fetch(`${server.base}/api/events/stripe`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+				body: payload,
+			})
+			const body = (await response.json().catch(() => ({}))) as { outcome?: string }
+			return { status: response.status, outcome: body.outcome ?? '' }
+		})
 	} finally {
-		await dropTestDatabase(postgres.name)
+		await db.$disconnect()
+		await server.stop()
+	}
+}
+
+/** Every ingest row: the handler and HTTP, each on SQLite and PostgreSQL (fresh databases, dropped after). */
+export async function benchEvents(serverEnv: Record<string, string> = {}): Promise<IngestRow[]> {
+	const dir = mkdtempSync(join(tmpdir(), 'store-bench-events-'))
+	const handlerDb = await createTestDatabase('store_bench_events')
+	const httpDb = await createTestDatabase('store_bench_events_http')
+	try {
+		return [
+			await handlerRow('SQLite', `file:${join(dir, 'events.db')}`),
+			await handlerRow('PostgreSQL', handlerDb.url),
+			await httpRow('SQLite', serverEnv),
+			await httpRow('PostgreSQL', { ...serverEnv, DATABASE_URL: httpDb.url }),
+		]
+	} finally {
+		await dropTestDatabase(handlerDb.name)
+		await dropTestDatabase(httpDb.name)
 		rmSync(dir, { recursive: true, force: true })
 	}
 }
