@@ -110,7 +110,8 @@ function countDuplicate(db: Db, connectionId: string, eventId: string): Promise<
 /**
  * Records a verified event, its body byte for byte [R61], and applies it in ONE transaction
  * [R63, R64]: the event id is unique per Connection, so a repeat (sequential or concurrent)
- * fails the insert, applies nothing, and is answered as a duplicate.
+ * fails the insert, which rolls back whatever it applied: it changes nothing, and is answered
+ * as a duplicate.
  */
 export async function ingestEvent(scope: StoreScope, connection: EventConnection, input: { eventId: string; payload: Uint8Array; event: NormalizedEvent }) {
 	const { db } = scope
@@ -124,7 +125,7 @@ export async function ingestEvent(scope: StoreScope, connection: EventConnection
 	// Most repeats are answered here, without a transaction. The others (an event this process
 	// does not remember: recorded before a restart, or by another instance) meet the unique key
 	// in the transaction below: no read first, which cost every first delivery, the usual case,
-	// a statement to spare a rare repeat a failed transaction (docs/decisions/055).
+	// a statement to spare a rare repeat a failed transaction (docs/decisions/055, 063).
 	if (recentEvents.get(db)?.has(recentKey)) return duplicate()
 	// A repeat of an event this process is applying right now waits for that delivery instead
 	// of opening a transaction of its own that the unique key would refuse anyway; if that one
