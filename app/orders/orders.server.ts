@@ -127,17 +127,9 @@ const paymentFields = {
 	paidAt: true,
 	disputed: true,
 } as const
-export type PaymentState = {
-	number: number
-	email: string
-	status: string
-	currency: string
-	totalMinor: number
-	capturedMinor: number
-	refundedMinor: number
-	paidAt: Date | null
-	disputed: boolean
-}
+const readPaymentState = (tx: Tx, storeId: string, orderId: string) => tx.order.findFirst({ where: { id: orderId, storeId }, select: paymentFields })
+/** An Order's payment state, as `paymentFields` selects it. */
+export type PaymentState = NonNullable<Awaited<ReturnType<typeof readPaymentState>>>
 
 /**
  * `review`: the money does not reconcile with what is owed; `held`: not yet (a refund of an
@@ -156,7 +148,7 @@ export async function applyPaymentEvent(
 	{ storeId }: StoreScope,
 	{ orderId, effect, known }: { orderId: string; effect: PaymentEffect; known?: PaymentState | null },
 ): Promise<PaymentResult> {
-	const order = known ?? (await tx.order.findFirst({ where: { id: orderId, storeId }, select: paymentFields }))
+	const order = known ?? (await readPaymentState(tx, storeId, orderId))
 	if (!order) throw new DomainError(404, 'That order was not found.')
 	const say = (outcome: PaymentResult['outcome'], what: string): PaymentResult => ({ outcome, summary: `Order #${order.number}: ${what}` })
 	const minor = (amount: number | null) => (amount === null ? 'no amount' : `${amount} ${order.currency} minor units`)
