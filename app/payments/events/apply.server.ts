@@ -39,10 +39,10 @@ async function resolve(tx: Tx, connection: EventConnection, refs: EventRefs): Pr
 		...(refs.orderNumber !== undefined ? [{ number: refs.orderNumber }] : []),
 	]
 	const claims = refs.claimedOrderIds.length ? [{ id: { in: refs.claimedOrderIds } }] : []
-	const named =
-		recordedAs.length + claims.length
-			? await tx.order.findMany({ where: { ...scope, OR: [...recordedAs, ...claims] }, select: foundFields, orderBy: { number: 'asc' }, take: 6 })
-			: []
+	// The scope is repeated in each alternative so each one is an index search (Store and
+	// reference, or the id): with it outside the OR, SQLite walked every Order of the Store.
+	const terms = [...recordedAs, ...claims].map((term) => ({ ...scope, ...term }))
+	const named = terms.length ? await tx.order.findMany({ where: { OR: terms }, select: foundFields, orderBy: { number: 'asc' }, take: 6 }) : []
 	const isRecorded = (o: Found) =>
 		(o.providerRef !== null && (o.providerRef === refs.sessionId || o.providerRef === refs.paymentIntentId)) ||
 		(o.paymentIntentRef !== null && o.paymentIntentRef === refs.paymentIntentId) ||

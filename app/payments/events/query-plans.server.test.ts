@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DETAILS, createProduct, newGuest, offline } from '../../../tests/helpers/commerce'
+import { type TestDatabase, openTestDatabase, signUpAdmin } from '../../../tests/helpers/databases'
+import { genericRequest, newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../../tests/helpers/events'
+import { type Plan, plansOf } from '../../../tests/helpers/query-plans'
+import { cartRepository } from '../../cart/cart.server'
+import { placeOrder } from '../../orders/checkout.server'
+import { recordProviderRef } from '../../orders/orders.server'
+import { adminConnectionsRepository } from '../admin-connections.server'
+import { receiveEvent } from './receive.server'
+import { unverifiedScope } from '../../data/scope'
+
+const STRIPE = 'qp-stripe'
+const BANK = 'qp-bank'
+
+/** Tables that grow with every sale, every shopper or the catalog, where a walk costs more each day. */
+const GROWING = [
+	'orders',
+	'order_lines',
+	'carts',
+	'cart_lines',
+	'provider_events',
+	'outbox_mail',
+	'audit_entries',
+	'products',
+	'product_variants',
+	'users',
+	'sessions',
+]
+
+/**
+ * The plan lines of statements that read more of a growing table than the rows they are about:
+ * a scan of the whole table, or of every row of the Store through an index on storeId alone.
+ * (A Store's settings, its few shipping zones say, may be read whole.)
+ */
+const walks = (plans: Plan[]) =>
+	plans.flatMap(({ sql, plan }) =>
+		plan
+			.filter((line) => {
+				const table = /^(?:SCAN|SEARCH) (?:main\.)?(\w+)/.exec(line)?.[1] ?? ''
+				return GROWING.includes(table) && (/^SCAN\b/.test(line) || /USING (?:COVERING )?INDEX \S+ \(storeId=\?\)$/.test(line))
+			})
+			.map((line) => `${line} :: ${sql}`),
+	)
+
+// SQLite plans without statistics unless ANALYZE has run, so it is the engine whose choice an
+// index or the shape of a WHERE decides; PostgreSQL's planner weighs its own statistics.
+describe('the statements of a sale and of its payment event on SQLite', () => {
+	let t: TestDatabase
+	const secret = newWebhookSecret()
+	const bankSecret = newWebhookSecret()
+
+	beforeAll(async () => {
+		t = await openTestDatabase('sqlite')
+		await offline(t.db, t.storeId)
+		const admin = (await signUpAdmin(t)).viewer
+		const connections = adminConnectionsRepository(t.db, admin)
+		await connections.create({ provider: 'stripe', handle: STRIPE, displayName: 'Card', secretKey: 'sk_test_x', webhookSecret: secret })
+		await connections.create({ provider: 'generic', handle: BANK, displayName: 'Bank', webhookSecret: bankSecret })
+		// Orders of the Store before the ones the tests follow, as a store that has been selling has.
+		for (let i = 0; i < 3; i++) await started()
+	})
+	afterAll(() => t.db.$disconnect())
+
+	/** A guest with a 50.00 USD product in their cart. */
+	async function shopper() {
+		const product = await createProduct(t.db, t.storeId, { priceMinor: 5000 })
+		const guest = newGuest(t.storeId)
+		await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
+		return guest
+	}
+	const checkout = async (viewer: Awaited<ReturnType<typeof shopper>>, handle: string) =>
+		(await placeOrder({ db: t.db, viewer, details: DETAILS, connectionHandle: handle, idempotencyKey: randomUUID() })).order
+	/** A Stripe Order whose Checkout Session the store recorded. */
+	async function started() {
+		const order = await checkout(await shopper(), STRIPE)
+		const sessionId = `cs_test_${randomUUID().replaceAll('-', '')}`
+		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: sessionId })
+		return { orderId: order.id, sessionId, paymentIntentId: `pi_${randomUUID().replaceAll('-', '')}` }
+	}
+	async function deliver(payload: string) {
+		const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
+			handle: STRIPE,
+			request: stripeRequest(`http://store.test/api/events/${STRIPE}`, payload, stripeSignature(payload, secret)),
+		})
+		return ((await response.json()) as { outcome: string }).outcome
+	}
+
+	it("places an Order without reading the Store's other Orders, carts or stock", async () => {
+		const guest = await shopper()
+		let number = 0
+		const plans = await plansOf(t.db, async () => {
+			number = (await checkout(guest, STRIPE)).number
+		})
+		expect(number).toBeGreaterThan(3)
+		expect(plans.length).toBeGreaterThan(0)
+		expect(walks(plans)).toEqual([])
+	})
+
+	it("finds a Session event's Order by an index search on its reference, not by reading every Order of the Store", async () => {
+		const o = await started()
+		const payload = stripeEvents.sessionCompleted({ ...o, amount: 5000 })
+		let outcome = ''
+		const plans = await plansOf(t.db, async () => {
+			outcome = await deliver(payload)
+		})
+		expect(outcome).toBe('applied')
+		expect(plans.some(({ sql }) => /FROM `main`.`orders`/.test(sql))).toBe(true)
+		expect(walks(plans)).toEqual([])
+	})
+
+	it("finds a refund's Order by its PaymentIntent, and counts a repeated delivery, the same way", async () => {
+		const o = await started()
+		expect(await deliver(stripeEvents.sessionCompleted({ ...o, amount: 5000 }))).toBe('applied')
+		const refund = stripeEvents.chargeRefunded({ paymentIntentId: o.paymentIntentId, amountRefunded: 1000, orderId: o.orderId })
+		const outcomes: string[] = []
+		const plans = await plansOf(t.db, async () => {
+			outcomes.push(await deliver(refund), await deliver(refund))
+		})
+		expect(outcomes).toEqual(['applied', 'duplicate'])
+		expect(walks(plans)).toEqual([])
+	})
+
+	it("finds a generic event's Order by the number it quotes the same way", async () => {
+		const order = await checkout(await shopper(), BANK)
+		const body = {
+			type: 'payment.succeeded',
+			occurred_at: Math.floor(Date.now() / 1000),
+			data: { reference: String(order.number), amount: 5000, currency: 'USD' },
+		}
+		let outcome = ''
+		const plans = await plansOf(t.db, async () => {
+			const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
+				handle: BANK,
+				request: genericRequest(`http://store.test/api/events/${BANK}`, body, bankSecret),
+			})
+			outcome = ((await response.json()) as { outcome: string }).outcome
+		})
+		expect(outcome).toBe('applied')
+		expect(walks(plans)).toEqual([])
+	})
+})
