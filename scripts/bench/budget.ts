@@ -6,14 +6,13 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import http from 'node:http'
 import autocannon from 'autocannon'
 import { cookieHeader } from '../../tests/helpers/http'
 import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
 import { checkoutBursts, checkoutRow } from './checkout'
 import { closedLoop } from './closed-loop'
 import { benchEvents } from './events'
-import { benchAdmin, measure, postForm, type Row, sampleRss, type Server, startBaseline, startStore } from './servers'
+import { benchAdmin, keepAlivePoster, measure, postForm, type Row, sampleRss, type Server, startBaseline, startStore } from './servers'
 
 type Options = { seconds: number; rounds: number; connections: number; loadSeconds: number }
 
@@ -51,26 +50,14 @@ const ratio = (a: number, b: number) => Math.round((a / Math.max(1e-9, b)) * 100
  * ratio compares like with like. (autocannon's per-second average leaves out the requests still
  * in flight when the row ends: eight sign-ins of ~0.5 s each, several percent of a 5 s row.)
  *
- * The client is node:http on a keep-alive agent, not fetch: the bench shares the two cores with
- * the store, and raw scrypt pays for no client at all. fetch (undici's WHATWG layer) measured
- * 1.5–2.4 ms of the bench's own CPU per sign-in, node:http 0.5–0.8 ms (docs/decisions/028).
+ * The client is node:http on a keep-alive agent, not fetch (keepAlivePoster): raw scrypt pays
+ * for no client at all.
  */
 async function signInRate(url: string, signIn: { headers: Record<string, string>; body: string }, seconds: number, concurrency: number): Promise<Row> {
 	const latencies: number[] = []
 	let refused = 0
-	const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
-	const body = Buffer.from(signIn.body)
-	const headers = { ...signIn.headers, 'content-length': String(body.length) }
-	const post = () =>
-		new Promise<number>((resolve, reject) => {
-			const request = http.request(url, { agent, method: 'POST', headers }, (response) => {
-				response.resume()
-				response.on('end', () => resolve(response.statusCode ?? 0))
-				response.on('error', reject)
-			})
-			request.on('error', reject)
-			request.end(body)
-		})
+	const client = keepAlivePoster(concurrency)
+	const post = async () => (await client.post(url, signIn.headers, signIn.body)).status
 	try {
 		const rate = await closedLoop(seconds, concurrency, async () => {
 			const sent = performance.now()
@@ -89,7 +76,7 @@ async function signInRate(url: string, signIn: { headers: Record<string, string>
 			'ok %': Math.round(((sorted.length - refused) / Math.max(1, sorted.length)) * 1000) / 10,
 		}
 	} finally {
-		agent.destroy()
+		client.close()
 	}
 }
 

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
@@ -124,6 +125,30 @@ export function sampleRss(server: Server) {
 		},
 		stop: () => clearInterval(timer),
 	}
+}
+
+/**
+ * POSTs over node:http on a keep-alive agent of `sockets` connections, answering each status and
+ * body. The bench's senders use it rather than fetch: the bench shares the two cores with the
+ * server it measures, and fetch (undici's WHATWG layer) cost the bench 1.5–2.4 ms of CPU a
+ * request where node:http costs 0.2–0.8 ms (docs/decisions/028); a sender that slow takes CPU
+ * from the server and is counted as the server's time.
+ */
+export function keepAlivePoster(sockets: number) {
+	const agent = new http.Agent({ keepAlive: true, maxSockets: sockets })
+	const post = (url: string, headers: Record<string, string>, body: string | Buffer) =>
+		new Promise<{ status: number; body: string }>((resolve, reject) => {
+			const request = http.request(url, { agent, method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
+				let text = ''
+				response.setEncoding('utf8')
+				response.on('data', (chunk: string) => (text += chunk))
+				response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }))
+				response.on('error', reject)
+			})
+			request.on('error', reject)
+			request.end(body)
+		})
+	return { post, close: () => agent.destroy() }
 }
 
 export type Row = { route: string; 'req/s': number; 'p50 ms': number; 'p99 ms': number; 'ok %': number }
