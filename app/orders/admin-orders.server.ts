@@ -82,7 +82,8 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 			const [orders, total] = await Promise.all([
 				db.order.findMany({
 					where,
-					orderBy: { createdAt: 'desc' },
+					// Newest first: numbers are given in order, and (storeId, number) is indexed.
+					orderBy: { number: 'desc' },
 					skip: (page - 1) * ADMIN_ORDERS_PAGE_SIZE,
 					take: ADMIN_ORDERS_PAGE_SIZE,
 					select: { id: true, number: true, email: true, status: true, currency: true, totalMinor: true, createdAt: true },

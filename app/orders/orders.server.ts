@@ -57,7 +57,7 @@ export function customerOrdersRepository(db: Db, viewer: UserViewer) {
 				where: mine,
 				orderBy: { createdAt: 'desc' },
 				take: 100,
-				select: { number: true, status: true, currency: true, totalMinor: true, createdAt: true, _count: { select: { lines: true } } },
+				select: { number: true, status: true, currency: true, totalMinor: true, createdAt: true },
 			})
 		},
 		byNumber(number: number) {

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DETAILS, createProduct, newGuest, offline } from '../../../tests/helpers/commerce'
-import { type TestDatabase, openTestDatabase, signUpAdmin } from '../../../tests/helpers/databases'
-import { genericRequest, newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../../tests/helpers/events'
-import { type Plan, plansOf } from '../../../tests/helpers/query-plans'
-import { cartRepository } from '../../cart/cart.server'
-import { placeOrder } from '../../orders/checkout.server'
-import { recordProviderRef } from '../../orders/orders.server'
-import { adminConnectionsRepository } from '../admin-connections.server'
-import { receiveEvent } from './receive.server'
-import { unverifiedScope } from '../../data/scope'
+import { DETAILS, asCustomer, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
+import { type TestDatabase, openTestDatabase, signUpAdmin, signUpCustomer } from '../../tests/helpers/databases'
+import { genericRequest, newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../tests/helpers/events'
+import { type Plan, plansOf } from '../../tests/helpers/query-plans'
+import { cartRepository } from '../cart/cart.server'
+import type { AdminViewer, Viewer } from '../data/viewer'
+import { adminOrdersRepository } from './admin-orders.server'
+import { placeOrder } from './checkout.server'
+import { dashboardRepository } from './dashboard.server'
+import { customerOrdersRepository, ordersRepository, recordProviderRef } from './orders.server'
+import { adminConnectionsRepository } from '../payments/admin-connections.server'
+import { receiveEvent } from '../payments/events/receive.server'
+import { unverifiedScope } from '../data/scope'
 
 const STRIPE = 'qp-stripe'
 const BANK = 'qp-bank'
@@ -44,17 +47,31 @@ const walks = (plans: Plan[]) =>
 			.map((line) => `${line} :: ${sql}`),
 	)
 
+/**
+ * Statements that read every Order of the Store to sort them or to add them up. (Counting them,
+ * for a list's number of pages, reads an index of the Store's Orders, and may.)
+ */
+const sortsOrSumsTheStore = (plans: Plan[]) =>
+	plans
+		.filter(
+			({ sql, plan }) =>
+				plan.some((line) => /orders USING (?:COVERING )?INDEX \S+ \(storeId=\?\)$/.test(line)) &&
+				(plan.some((line) => line.includes('TEMP B-TREE')) || /\bSUM\(/.test(sql)),
+		)
+		.map(({ sql, plan }) => `${plan.join(' | ')} :: ${sql}`)
+
 // SQLite plans without statistics unless ANALYZE has run, so it is the engine whose choice an
 // index or the shape of a WHERE decides; PostgreSQL's planner weighs its own statistics.
-describe('the statements of a sale and of its payment event on SQLite', () => {
+describe('what a sale, its payment events and its Order pages read, on SQLite', () => {
 	let t: TestDatabase
+	let admin: AdminViewer
 	const secret = newWebhookSecret()
 	const bankSecret = newWebhookSecret()
 
 	beforeAll(async () => {
 		t = await openTestDatabase('sqlite')
 		await offline(t.db, t.storeId)
-		const admin = (await signUpAdmin(t)).viewer
+		admin = (await signUpAdmin(t)).viewer
 		const connections = adminConnectionsRepository(t.db, admin)
 		await connections.create({ provider: 'stripe', handle: STRIPE, displayName: 'Card', secretKey: 'sk_test_x', webhookSecret: secret })
 		await connections.create({ provider: 'generic', handle: BANK, displayName: 'Bank', webhookSecret: bankSecret })
@@ -64,13 +81,12 @@ describe('the statements of a sale and of its payment event on SQLite', () => {
 	afterAll(() => t.db.$disconnect())
 
 	/** A guest with a 50.00 USD product in their cart. */
-	async function shopper() {
+	async function shopper(viewer: Viewer = newGuest(t.storeId)) {
 		const product = await createProduct(t.db, t.storeId, { priceMinor: 5000 })
-		const guest = newGuest(t.storeId)
-		await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
-		return guest
+		await cartRepository(t.db, viewer).add({ productId: product.id, quantity: 1 })
+		return viewer
 	}
-	const checkout = async (viewer: Awaited<ReturnType<typeof shopper>>, handle: string) =>
+	const checkout = async (viewer: Viewer, handle: string) =>
 		(await placeOrder({ db: t.db, viewer, details: DETAILS, connectionHandle: handle, idempotencyKey: randomUUID() })).order
 	/** A Stripe Order whose Checkout Session the store recorded. */
 	async function started() {
@@ -139,5 +155,29 @@ describe('the statements of a sale and of its payment event on SQLite', () => {
 		})
 		expect(outcome).toBe('applied')
 		expect(walks(plans)).toEqual([])
+	})
+
+	it("shows a shopper their Order and its lines, and a Customer their Orders, without reading other Orders' lines", async () => {
+		const order = await checkout(await shopper(), STRIPE)
+		const me = await signUpCustomer(t.auth)
+		const customer = asCustomer(t.storeId, me.userId, me.email)
+		await checkout(await shopper(customer), STRIPE)
+		let shown: Array<{ lines: unknown[] } | { number: number }> = []
+		const plans = await plansOf(t.db, async () => {
+			shown = [(await ordersRepository(t.db, newGuest(t.storeId)).byToken(order.token))!, ...(await customerOrdersRepository(t.db, customer).list())]
+		})
+		expect(shown).toHaveLength(2)
+		expect(walks(plans)).toEqual([])
+	})
+
+	it("reads a page of Store Admin's Orders, and its overview, in index order instead of sorting every Order of the Store", async () => {
+		const plans = await plansOf(t.db, async () => {
+			const orders = adminOrdersRepository(t.db, admin)
+			expect((await orders.page({})).orders.length).toBeGreaterThan(3)
+			await orders.page({ status: 'awaiting_payment' })
+			await dashboardRepository(t.db, admin).overview()
+		})
+		expect(plans.length).toBeGreaterThan(5)
+		expect(sortsOrSumsTheStore(plans)).toEqual([])
 	})
 })
