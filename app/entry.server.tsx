@@ -3,7 +3,7 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { type ActionFunctionArgs, type EntryContext, type LoaderFunctionArgs, type RouterContextProvider, ServerRouter } from 'react-router'
 import { getConfig } from './config/env.server'
 import { log } from './log/logger.server'
-import { startMailWorker } from './repositories.server'
+import { startDatabaseCheckpoints, startMailWorker } from './repositories.server'
 import { loggablePath } from './log/request-log.server'
 import { nonceContext } from './security/http.server'
 import { NonceProvider } from './ui/nonce'
@@ -12,12 +12,17 @@ export const streamTimeout = 5_000
 
 /**
  * Work the server runs beside requests: the outbox worker that sends mail, when sending is
- * configured. scripts/server.ts starts it once listening and stops it while draining.
+ * configured, and on SQLite the thread that checkpoints the database. scripts/server.ts starts
+ * them once listening and stops them while draining.
  */
 export async function startBackgroundWork() {
-	const mail = await startMailWorker(getConfig())
+	const config = getConfig()
+	const mail = await startMailWorker(config)
 	if (mail) log.info('[email] sending mail from the outbox')
-	return { stop: async () => mail?.stop() }
+	const checkpoints = await startDatabaseCheckpoints(config, (message) =>
+		log.warn(`[db] a background checkpoint failed (${message}); the serving connection checkpoints itself`),
+	)
+	return { stop: async () => void (await Promise.all([mail?.stop(), checkpoints?.stop()])) }
 }
 
 /**

@@ -25,6 +25,9 @@ import type { ObjectStorage } from './uploads/storage/storage'
 import { uploadsRepository } from './uploads/uploads.server'
 import { accountRepository } from './data/account.server'
 import { type Db, getDb, transaction } from './data/db.server'
+import { startCheckpoints } from './data/checkpoints.server'
+import { sqliteFile } from './data/driver-adapter.server'
+import { databaseProvider } from './config/database-url'
 import { auditEntry } from './audit/audit.server'
 import { moduleData } from './modules/data-service.server'
 import { reviewsModule } from './modules/reviews/definition'
@@ -99,6 +102,15 @@ export function mailRenderers(db: Db): Record<string, Renderer> {
 		'newsletter-confirm': confirmMailRenderer(db),
 		'password-reset': resetMailRenderer(db),
 	}
+}
+
+/**
+ * On SQLite, the thread that copies the write-ahead log back into the database file, so the
+ * connection serving requests does not (app/data/checkpoints.server.ts). Null on PostgreSQL.
+ */
+export function startDatabaseCheckpoints(config: Config, onFailure: (message: string) => void, db: Db = getDb()) {
+	if (databaseProvider(config.databaseUrl) !== 'sqlite') return Promise.resolve(null)
+	return startCheckpoints(db, sqliteFile(config.databaseUrl), { onFailure })
 }
 
 /** The server's outbox worker, when sending is configured (scripts/server.ts starts and stops it). */

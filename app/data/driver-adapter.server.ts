@@ -19,10 +19,15 @@ export function createDriverAdapter(url: string, { exitWhenIdle = false } = {}) 
 	if (databaseProvider(url) === 'postgresql') {
 		return new (postgresAdapter().PrismaPg)({ connectionString: url, ...(exitWhenIdle ? { allowExitOnIdle: true } : {}) })
 	}
-	const file = resolve(url.slice('file:'.length))
+	const file = sqliteFile(url)
 	// A new user has no data/ folder yet; SQLite would fail to create the file.
 	mkdirSync(dirname(file), { recursive: true })
 	return tunedSqlite(`file:${file}`)
+}
+
+/** The absolute path of the SQLite file a `file:` DATABASE_URL names. */
+export function sqliteFile(url: string) {
+	return resolve(url.slice('file:'.length))
 }
 
 type Statement = {
