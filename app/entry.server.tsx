@@ -19,9 +19,7 @@ export async function startBackgroundWork() {
 	const config = getConfig()
 	const mail = await startMailWorker(config)
 	if (mail) log.info('[email] sending mail from the outbox')
-	const checkpoints = await startDatabaseCheckpoints(config, (message) =>
-		log.warn(`[db] a background checkpoint failed (${message}); the serving connection checkpoints itself`),
-	)
+	const checkpoints = await startDatabaseCheckpoints(config, (message) => log.warn(`[db] a background checkpoint failed: ${message}`))
 	return { stop: async () => void (await Promise.all([mail?.stop(), checkpoints?.stop()])) }
 }
 
