@@ -107,6 +107,9 @@ export async function startCheckpoints(
 	return {
 		stop() {
 			stopped ??= (async () => {
+				// Held while it runs its last checkpoint: a draining server whose listener is closed
+				// would otherwise end, with exit code 0, before the thread did.
+				worker.ref()
 				worker.postMessage('stop')
 				await exited
 				// The serving connection checkpoints itself again, as SQLite does by default.
