@@ -32,6 +32,9 @@ const GROWING = [
 	'sessions',
 ]
 
+/** A plan line that reads every row of the Store: an index search on storeId alone. */
+const STORE_WIDE = /USING (?:COVERING )?INDEX \S+ \(storeId=\?\)$/
+
 /**
  * The plan lines of statements that read more of a growing table than the rows they are about:
  * a scan of the whole table, or of every row of the Store through an index on storeId alone.
@@ -42,7 +45,7 @@ const walks = (plans: Plan[]) =>
 		plan
 			.filter((line) => {
 				const table = /^(?:SCAN|SEARCH) (?:main\.)?(\w+)/.exec(line)?.[1] ?? ''
-				return GROWING.includes(table) && (/^SCAN\b/.test(line) || /USING (?:COVERING )?INDEX \S+ \(storeId=\?\)$/.test(line))
+				return GROWING.includes(table) && (/^SCAN\b/.test(line) || STORE_WIDE.test(line))
 			})
 			.map((line) => `${line} :: ${sql}`),
 	)
@@ -55,7 +58,7 @@ const sortsOrSumsTheStore = (plans: Plan[]) =>
 	plans
 		.filter(
 			({ sql, plan }) =>
-				plan.some((line) => /orders USING (?:COVERING )?INDEX \S+ \(storeId=\?\)$/.test(line)) &&
+				plan.some((line) => /^SEARCH (?:main\.)?orders /.test(line) && STORE_WIDE.test(line)) &&
 				(plan.some((line) => line.includes('TEMP B-TREE')) || /\bSUM\(/.test(sql)),
 		)
 		.map(({ sql, plan }) => `${plan.join(' | ')} :: ${sql}`)
