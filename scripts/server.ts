@@ -24,6 +24,7 @@ import { requestLogging } from '../app/log/request-log.server'
 import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
 import { drainOnSignal, listen } from './lib/lifecycle'
 import { serveOnNodePrototypes } from './lib/node-prototypes'
+import { directRoutes } from './lib/direct-routes'
 import { partitionedRequestHandler } from './lib/route-partitions'
 
 if (process.argv.includes('--help')) {
@@ -141,6 +142,16 @@ app.use(
 )
 // [R42] Counted by the limits first, then refused before React Router runs an action for it.
 app.use(rejectUnhandledMethods(build))
+// The context every route reads: the page's CSP nonce and the rate limit's verdict.
+const getLoadContext = (_req: express.Request, res: express.Response) => {
+	const context = new RouterContextProvider()
+	context.set(nonceContext, res.locals.cspNonce as string)
+	context.set(rateLimitContext, (res.locals.rateLimit as Decision | undefined) ?? null)
+	return context
+}
+// Resource routes that asked for it (provider events) skip React Router's request pipeline: the
+// same route module, called directly after every step above (scripts/lib/direct-routes.ts).
+app.use(directRoutes({ build, getLoadContext }))
 // One React Router handler per first path segment, each over the routes that segment can
 // match (scripts/lib/route-partitions.ts): the same answers, a fraction of the per-request work.
 app.all(
@@ -148,12 +159,7 @@ app.all(
 	partitionedRequestHandler({
 		build,
 		mode: config.nodeEnv,
-		getLoadContext(_req, res) {
-			const context = new RouterContextProvider()
-			context.set(nonceContext, res.locals.cspNonce as string)
-			context.set(rateLimitContext, (res.locals.rateLimit as Decision | undefined) ?? null)
-			return context
-		},
+		getLoadContext,
 	}),
 )
 

@@ -4,12 +4,8 @@ const CACHE_SIZE = 2_000
 
 type ManifestRoute = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean }
 
-/**
- * The route id a URL reaches, from the server build's route manifest: the same matching React
- * Router does, so a class is chosen by route, never by substring of a path. Single-fetch data
- * URLs (`/cart.data`, `/_root.data`) match the page they load.
- */
-export function routeMatcher(manifest: Record<string, ManifestRoute | undefined>) {
+/** The route tree React Router builds from a server build's manifest: children under their parents. */
+export function routeTreeOf(manifest: Readonly<Record<string, ManifestRoute | undefined>>): RouteObject[] {
 	const byParent = new Map<string | undefined, ManifestRoute[]>()
 	for (const route of Object.values(manifest)) {
 		if (!route) continue
@@ -21,7 +17,16 @@ export function routeMatcher(manifest: Record<string, ManifestRoute | undefined>
 				? { id: route.id, index: true, path: route.path, caseSensitive: route.caseSensitive }
 				: { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: build(route.id) },
 		)
-	const routes = build(undefined)
+	return build(undefined)
+}
+
+/**
+ * The route id a URL reaches, from the server build's route manifest: the same matching React
+ * Router does, so a class is chosen by route, never by substring of a path. Single-fetch data
+ * URLs (`/cart.data`, `/_root.data`) match the page they load.
+ */
+export function routeMatcher(manifest: Record<string, ManifestRoute | undefined>) {
+	const routes = routeTreeOf(manifest)
 	// React Router flattens and ranks the whole route tree on every match; the answer for a
 	// path never changes, so recent ones are remembered, at most CACHE_SIZE of them.
 	const cache = new Map<string, string | undefined>()
