@@ -32,8 +32,12 @@ function inFlight(db: Db) {
 }
 
 /**
- * Repeats are counted in memory and written together: while one statement writes counts, the
- * repeats arriving meanwhile (of any event) wait for the next, which writes all of them at once.
+ * Repeats are counted in memory and written together: a write starts one turn of the event loop
+ * after the first repeat that needs it (setImmediate), so the repeats answered in the same turn
+ * share it, and while one statement writes counts, the repeats arriving meanwhile (of any event)
+ * wait for the next, which writes all of them at once. Started at once instead, over HTTP on
+ * SQLite (where a write returns before the next request is read) each repeat wrote its own
+ * UPDATE: 1,800 statements for the bench's 1,800 repeats, against about 370 now.
  * A provider retries its deliveries spread over many events, so counting each event's burst
  * alone still cost one UPDATE per repeat (nine in ten of a burst's deliveries, most of the
  * statements a retry storm made). Every delivery awaits the write that carries its count, as
@@ -103,7 +107,11 @@ function countDuplicate(db: Db, connectionId: string, eventId: string): Promise<
 	let events = batch.counts.get(connectionId)
 	if (!events) batch.counts.set(connectionId, (events = new Map()))
 	events.set(eventId, (events.get(eventId) ?? 0) + 1)
-	if (!counter.writing) void writeBatches(db, counter)
+	if (!counter.writing) {
+		// Marked now, written next turn: the repeats answered in this turn join this batch.
+		counter.writing = true
+		setImmediate(() => void writeBatches(db, counter))
+	}
 	return batch.written
 }
 
