@@ -114,7 +114,7 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 			const responses = await Promise.all(repeats.map((payload) => deliver(payload)))
 			expect(responses.map((r) => r.status)).toEqual(Array(21).fill(200))
 			expect(statements.mock.calls.length).toBeGreaterThan(0)
-			console.log("STATEMENTS", statements.mock.calls.length)
+			console.log('STATEMENTS', statements.mock.calls.length)
 			expect(statements.mock.calls.length).toBeLessThanOrEqual(4)
 		} finally {
 			statements.mockRestore()
