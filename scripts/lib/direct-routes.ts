@@ -34,7 +34,7 @@ export function isDirect(module: Record<string, unknown> | undefined): boolean {
 	return handle?.direct === true && module?.default === undefined
 }
 
-/** Pathnames whose route is remembered: React Router flattens and ranks the whole table on every match. */
+/** Pathnames whose answer is remembered: React Router compiles a pattern, and flattens and ranks the whole table, on every match. */
 const REMEMBERED = 1000
 
 /**
@@ -56,13 +56,17 @@ export function directRouteFinder(manifest: Readonly<Record<string, ManifestRout
 	return (pathname: string): Found | null => {
 		if (direct.length === 0) return null
 		if (!firstSegments.has(null) && !firstSegments.has(pathname.split('/')[1]!.toLowerCase())) return null
-		if (!direct.some(({ pattern }) => matchPath(pattern, pathname))) return null
-		if (remembered.has(pathname)) return remembered.get(pathname)!
-		const leaf = matchRoutes(routes, pathname)?.at(-1)
-		const found = leaf && direct.some(({ id }) => id === leaf.route.id) ? { id: leaf.route.id!, params: leaf.params } : null
+		const known = remembered.get(pathname)
+		// A copy of the params: a route that changed its own must not change the next request's.
+		if (known !== undefined) return known && { id: known.id, params: { ...known.params } }
+		let found: Found | null = null
+		if (direct.some(({ pattern }) => matchPath(pattern, pathname))) {
+			const leaf = matchRoutes(routes, pathname)?.at(-1)
+			if (leaf && direct.some(({ id }) => id === leaf.route.id)) found = { id: leaf.route.id!, params: leaf.params }
+		}
 		if (pathname.length <= 256) {
 			if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value as string)
-			remembered.set(pathname, found)
+			remembered.set(pathname, found && { id: found.id, params: { ...found.params } })
 		}
 		return found
 	}
