@@ -5,33 +5,17 @@
  */
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import type { RouteConfigEntry } from '@react-router/dev/routes'
 import express from 'express'
 import fc from 'fast-check'
 import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import table from '../../app/routes'
 import { handle as eventsHandle } from '../../app/routes/api/events'
+import { manifestOf } from '../../tests/helpers/route-manifest'
 import { directRouteFinder, directRoutes, isDirect } from './direct-routes'
 
-type Entry = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean; module: Record<string, unknown> }
-
 /** The store's route table as the build lists it, each module stood in for by what marks it direct. */
-function manifestOf(entries: RouteConfigEntry[]): Record<string, Entry> {
-	const manifest: Record<string, Entry> = { root: { id: 'root', path: '', module: {} } }
-	const add = (list: RouteConfigEntry[], parentId: string) => {
-		for (const entry of list) {
-			const id = entry.id ?? entry.file.replace(/\.[jt]sx?$/, '')
-			const module = id === 'routes/api/events' ? { handle: eventsHandle } : {}
-			manifest[id] = { id, parentId, path: entry.path, index: entry.index, caseSensitive: entry.caseSensitive, module }
-			if (entry.children) add(entry.children, id)
-		}
-	}
-	add(entries, 'root')
-	return manifest
-}
-
-const manifest = manifestOf(table)
+const manifest = manifestOf(table, (id) => (id === 'routes/api/events' ? { handle: eventsHandle } : {}))
 
 function treeOf(parentId?: string): RouteObject[] {
 	return Object.values(manifest)

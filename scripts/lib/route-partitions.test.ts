@@ -3,28 +3,12 @@
  * matched, with the same parameters, for every kind of path a browser, a crawler or an
  * attacker can send. Checked over the store's real route table (app/routes.ts).
  */
-import type { RouteConfigEntry } from '@react-router/dev/routes'
 import fc from 'fast-check'
 import { matchRoutes, type RouteObject } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import table from '../../app/routes'
+import { manifestOf } from '../../tests/helpers/route-manifest'
 import { buildFor, fullPathOf, requestKey, routeKey, routesFor } from './route-partitions'
-
-type Entry = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean }
-
-/** The manifest React Router's build makes of app/routes.ts: ids from the module files, parents by nesting. */
-function manifestOf(entries: RouteConfigEntry[]): Record<string, Entry> {
-	const manifest: Record<string, Entry> = { root: { id: 'root', path: '' } }
-	const add = (list: RouteConfigEntry[], parentId: string) => {
-		for (const entry of list) {
-			const id = entry.id ?? entry.file.replace(/\.[jt]sx?$/, '')
-			manifest[id] = { id, parentId, path: entry.path, index: entry.index, caseSensitive: entry.caseSensitive }
-			if (entry.children) add(entry.children, id)
-		}
-	}
-	add(entries, 'root')
-	return manifest
-}
 
 const manifest = manifestOf(table)
 
