@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import { type AddressInfo, connect, createServer as createTcpServer } from 'node:net'
+import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { drainOnSignal, listen } from './lifecycle'
 
@@ -97,6 +97,46 @@ describe('stopping on a signal', () => {
 			expect.stringMatching(/^\[store\] 1 request cut: still in flight when the 0\.1 s drain window ended: POST \/ for 0\.\d s$/),
 			'stopped',
 		])
+	})
+
+	it('does not wait for a pipelined request whose connection closed before its turn', async () => {
+		// Node never attaches, finishes or closes the response of a request queued behind another
+		// on a connection that closes (a load tester's last request): it must not count as in flight.
+		let answerSlow = () => {}
+		let bothArrived = () => {}
+		const arrived = new Promise<void>((resolve) => (bothArrived = resolve))
+		const server = createServer((req, res) => {
+			if (req.url === '/slow') answerSlow = () => res.end('slow')
+			else {
+				res.end('fast')
+				bothArrived()
+			}
+		})
+		const events: string[] = []
+		let exited: (code: number) => void = () => {}
+		const exitCode = new Promise<number>((resolve) => (exited = resolve))
+		const onSignal = drainOnSignal({
+			server,
+			drainMs: 1_000,
+			stopped: async () => {},
+			log: (line) => events.push(line),
+			warn: (line) => events.push(line),
+			exit: exited,
+		})
+		const serverSideClosed = new Promise((resolve) => server.once('connection', (connection: Socket) => connection.once('close', resolve)))
+		const port = await listen(server, 0, '127.0.0.1')
+		const socket = connect(port, '127.0.0.1')
+		socket.on('error', () => {})
+		socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /fast HTTP/1.1\r\nHost: x\r\n\r\n')
+		await arrived
+		// Reset, not ended: the server's side closes at once (an ended one could still answer both).
+		socket.resetAndDestroy()
+		await serverSideClosed
+		// The first request's handler answers into nothing; the second was never given the connection.
+		answerSlow()
+		onSignal('SIGTERM')
+		expect(await exitCode).toBe(0)
+		expect(events).toEqual(['[store] SIGTERM: nothing in flight; stopped'])
 	})
 
 	it('stops at once when nothing is in flight', async () => {

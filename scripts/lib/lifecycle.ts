@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { log as logger } from '../../app/log/logger.server'
 import { loggablePath } from '../../app/log/request-log.server'
 
@@ -77,7 +77,7 @@ export function drainOnSignal({
 	const closeAfterwards = (res: ServerResponse) => {
 		if (!res.headersSent) res.setHeader('Connection', 'close')
 	}
-	server.on('request', (_req, res: ServerResponse) => {
+	server.on('request', (req: IncomingMessage, res: ServerResponse) => {
 		inFlight.set(res, Date.now())
 		if (draining) closeAfterwards(res)
 		// Done when its last byte is handed to the socket, or when the client went away first.
@@ -87,6 +87,13 @@ export function drainOnSignal({
 		}
 		res.once('finish', done)
 		res.once('close', done)
+		// A request queued behind another on its connection (pipelined, as load testers send them)
+		// whose connection closes before its turn: Node destroys the request but never attaches,
+		// finishes or closes its response, which stayed "in flight" until the drain window ran out
+		// (and in this map until the process ended). Its client is gone: nothing is in flight.
+		req.once('close', () => {
+			if (!req.socket || req.socket.destroyed) done()
+		})
 	})
 
 	/** `when` says when the cut happened, for the log; null when there was nothing to wait for. */
