@@ -3,7 +3,7 @@ import type { GetLoadContextFunction } from '@react-router/express'
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { matchPath, matchRoutes, type Params, type ServerBuild } from 'react-router'
 import { routeTreeOf } from '../../app/security/rate-limit/route-match'
-import { fullPathOf, routeKey } from './route-partitions'
+import { fullPathOf, routeKey, routerPathname } from './route-partitions'
 
 /**
  * Resource routes served without React Router's request pipeline (docs/decisions/066).
@@ -137,13 +137,8 @@ export function directRoutes({
 		try {
 			const latest = typeof build === 'function' ? await build() : build
 			const find = finderOf(latest)
-			let pathname: string
-			try {
-				pathname = new URL(`http://store.invalid${req.originalUrl}`).pathname
-			} catch {
-				return next()
-			}
-			if (pathname.endsWith('.data')) return next()
+			const pathname = routerPathname(req)
+			if (pathname === null || pathname.endsWith('.data')) return next()
 			const found = find(pathname)
 			if (!found) return next()
 			const module = latest.routes[found.id]!.module as unknown as Record<string, unknown>

@@ -1,5 +1,5 @@
 import { createRequestHandler, type GetLoadContextFunction } from '@react-router/express'
-import type { RequestHandler } from 'express'
+import type { Request, RequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
 
 /**
@@ -113,15 +113,30 @@ export function partitionedRequestHandler({
 		return handler
 	}
 	return (req, res, next) => {
-		// The pathname React Router will read, parsed as the adapter builds its URL (origin and
-		// path joined): the WHATWG URL parser resolves dot segments and backslashes that
-		// Express's raw path keeps. A URL the adapter cannot parse fails there, in any handler.
-		let key: string | null = null
-		try {
-			key = requestKey(new URL(`http://store.invalid${req.originalUrl}`).pathname, fixedKeys)
-		} catch {
-			// left to the handler of no fixed segment, whose adapter refuses it like any other
-		}
-		return handlerFor(key)(req, res, next)
+		// A URL the adapter cannot parse fails there, in any handler: it is left to the handler of
+		// no fixed segment, whose adapter refuses it like any other.
+		const pathname = routerPathname(req)
+		return handlerFor(pathname === null ? null : requestKey(pathname, fixedKeys))(req, res, next)
 	}
+}
+
+const pathnames = new WeakMap<Request, string | null>()
+
+/**
+ * The pathname React Router will read for a request, parsed as its Express adapter builds the
+ * URL (origin and path joined): the WHATWG URL parser resolves dot segments and backslashes that
+ * Express's raw path keeps. Null when the adapter could not parse it. Parsed once a request: the
+ * direct routes and the partitions both read it.
+ */
+export function routerPathname(req: Request): string | null {
+	let pathname = pathnames.get(req)
+	if (pathname === undefined) {
+		try {
+			pathname = new URL(`http://store.invalid${req.originalUrl}`).pathname
+		} catch {
+			pathname = null
+		}
+		pathnames.set(req, pathname)
+	}
+	return pathname
 }
