@@ -5,15 +5,12 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DETAILS, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
+import { offline, startedCardOrder } from '../../tests/helpers/commerce'
 import { PROVIDERS, type TestDatabase, openTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import { newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../tests/helpers/events'
 import { startStripeStandIn } from '../../tests/helpers/stripe-stand-in'
-import { cartRepository } from '../cart/cart.server'
 import { unverifiedScope } from '../data/scope'
 import type { AdminViewer } from '../data/viewer'
-import { placeOrder } from '../orders/checkout.server'
-import { recordProviderRef } from '../orders/orders.server'
 import { adminRepositoriesFor } from '../repositories.server'
 import { connectionScope, sealSecret } from '../security/secret-box.server'
 import { receiveEvent } from './events/receive.server'
@@ -54,12 +51,7 @@ describe.each(PROVIDERS)('card refunds through Stripe on %s', (provider) => {
 	}
 	/** A 50.00 USD card Order whose Checkout Session the store recorded; paid through it unless `paid` is false. */
 	async function cardOrder({ paid = true, intent = `pi_${randomUUID().replaceAll('-', '')}` } = {}) {
-		const product = await createProduct(t.db, t.storeId, { priceMinor: 5000 })
-		const guest = newGuest(t.storeId)
-		await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
-		const { order } = await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: HANDLE, idempotencyKey: randomUUID() })
-		const sessionId = `cs_test_${randomUUID().replaceAll('-', '')}`
-		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: sessionId })
+		const { order, sessionId } = await startedCardOrder(t.db, t.storeId, HANDLE)
 		if (paid)
 			expect((await deliver(stripeEvents.sessionCompleted({ orderId: order.id, sessionId, paymentIntentId: intent, amount: 5000 }))).outcome).toBe('applied')
 		return { id: order.id, number: order.number, intent }

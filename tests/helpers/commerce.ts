@@ -4,6 +4,9 @@ import type { GuestViewer, UserViewer } from '../../app/data/viewer'
 import { ensureOfflineConnection } from '../../app/payments/connections.server'
 import { unverifiedScope } from '../../app/data/scope'
 import { variantRow, type VariantInput } from '../../app/catalog/variants'
+import { cartRepository } from '../../app/cart/cart.server'
+import { placeOrder } from '../../app/orders/checkout.server'
+import { recordProviderRef } from '../../app/orders/orders.server'
 
 /** An active Product of `storeId` with a unique slug, sold as one variant (`variantId`). */
 export async function createProduct(db: Db, storeId: string, data: Partial<{ title: string; priceMinor: number; stock: number; status: string }> = {}) {
@@ -93,4 +96,19 @@ export function singleVariantInput<T extends { priceMinor: number; stock: number
 	...product
 }: T): Omit<T, 'priceMinor' | 'stock'> & { optionNames: string[]; variants: VariantInput[] } {
 	return { ...product, optionNames: [], variants: [{ optionValues: [], sku: null, priceMinor, stock, imageKey: null }] }
+}
+
+/**
+ * A guest's Order of one product at `priceMinor` (USD) through the card Connection `handle`,
+ * with the Checkout Session the store recorded for it when it started the payment, and the
+ * PaymentIntent Stripe will create for that Session.
+ */
+export async function startedCardOrder(db: Db, storeId: string, handle: string, priceMinor = 5000) {
+	const product = await createProduct(db, storeId, { priceMinor })
+	const guest = newGuest(storeId)
+	await cartRepository(db, guest).add({ productId: product.id, quantity: 1 })
+	const { order } = await placeOrder({ db, viewer: guest, details: DETAILS, connectionHandle: handle, idempotencyKey: randomUUID() })
+	const sessionId = `cs_test_${randomUUID().replaceAll('-', '')}`
+	await recordProviderRef(unverifiedScope(db, storeId), { orderId: order.id, providerRef: sessionId })
+	return { order, sessionId, paymentIntentId: `pi_${randomUUID().replaceAll('-', '')}` }
 }

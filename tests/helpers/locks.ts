@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import { createDb } from '../../app/data/db.server'
+import { createDb, type Db } from '../../app/data/db.server'
 
 class Rollback extends Error {}
 
 /**
- * Another connection writes `productId`'s row and its variants' rows (where stock is taken) in a
- * transaction and keeps it open: on PostgreSQL those rows stay locked, on SQLite the whole database stays write-locked (so use
- * a database of the test's own there). The returned function rolls it back: nothing it did
- * is kept.
+ * Another connection runs `lock` in a transaction and keeps it open until the returned function
+ * rolls it back: nothing it did is kept.
  */
-export async function holdRowLock(url: string, productId: string) {
+export async function holdLocks(url: string, lock: (tx: Parameters<Parameters<Db['$transaction']>[0]>[0]) => Promise<unknown>) {
 	const other = createDb(url)
 	let release!: () => void
 	const released = new Promise<void>((resolve) => (release = resolve))
@@ -18,8 +16,7 @@ export async function holdRowLock(url: string, productId: string) {
 	const transaction = other
 		.$transaction(
 			async (tx) => {
-				await tx.product.update({ where: { id: productId }, data: { title: `locked-${randomUUID()}` } })
-				await tx.productVariant.updateMany({ where: { productId }, data: { updatedAt: new Date() } })
+				await lock(tx)
 				locked()
 				await released
 				throw new Rollback()
@@ -35,4 +32,17 @@ export async function holdRowLock(url: string, productId: string) {
 		await transaction
 		await other.$disconnect()
 	}
+}
+
+/**
+ * Another connection writes `productId`'s row and its variants' rows (where stock is taken) in a
+ * transaction and keeps it open: on PostgreSQL those rows stay locked, on SQLite the whole database stays write-locked (so use
+ * a database of the test's own there). The returned function rolls it back: nothing it did
+ * is kept.
+ */
+export function holdRowLock(url: string, productId: string) {
+	return holdLocks(url, async (tx) => {
+		await tx.product.update({ where: { id: productId }, data: { title: `locked-${randomUUID()}` } })
+		await tx.productVariant.updateMany({ where: { productId }, data: { updatedAt: new Date() } })
+	})
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DETAILS, createProduct, newGuest, offline } from '../../../tests/helpers/commerce'
+import { DETAILS, createProduct, newGuest, offline, startedCardOrder } from '../../../tests/helpers/commerce'
 import { PROVIDERS, type TestDatabase, openTestDatabase, signUpAdmin } from '../../../tests/helpers/databases'
-import { genericRequest, newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../../tests/helpers/events'
+import { holdLocks } from '../../../tests/helpers/locks'
+import { genericRequest, newWebhookSecret, stripeEvent, stripeEvents, stripeRequest, stripeSignature } from '../../../tests/helpers/events'
 import { cartRepository } from '../../cart/cart.server'
 import type { Db } from '../../data/db.server'
 import type { AdminViewer } from '../../data/viewer'
@@ -266,5 +267,73 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 			})
 			expect(await state(order.id)).toMatchObject({ status: 'paid', capturedMinor: 5000, refundedMinor: 2000 })
 		})
+	})
+})
+
+/**
+ * On PostgreSQL the Connection's row is what a paying event and a held one meet on: each takes
+ * its lock before deciding, so neither commits without seeing the other (docs/decisions/029).
+ * SQLite takes one writer at a time, so there is nothing of its own to show there.
+ */
+describe.each(PROVIDERS.filter((provider) => provider === 'postgresql'))('the Connection lock of provider events on %s', (provider) => {
+	const HANDLE = 'rc-lock'
+	const secret = newWebhookSecret()
+	let t: TestDatabase
+	let connectionId: string
+
+	beforeAll(async () => {
+		t = await openTestDatabase(provider)
+		await offline(t.db, t.storeId)
+		const { viewer } = await signUpAdmin(t)
+		await adminConnectionsRepository(t.db, viewer).create({
+			provider: 'stripe',
+			handle: HANDLE,
+			displayName: 'Card',
+			secretKey: 'sk_test_x',
+			webhookSecret: secret,
+		})
+		connectionId = (await t.db.connection.findFirstOrThrow({ where: { storeId: t.storeId, handle: HANDLE }, select: { id: true } })).id
+	})
+	afterAll(() => t.db.$disconnect())
+
+	const deliver = async (payload: string) => {
+		const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
+			handle: HANDLE,
+			request: stripeRequest(`http://store.test/api/events/${HANDLE}`, payload, stripeSignature(payload, secret)),
+		})
+		return ((await response.json()) as { outcome: string }).outcome
+	}
+
+	/** A Stripe Order of this Connection whose Checkout Session the store recorded, and the event that pays it. */
+	async function started() {
+		const { order, sessionId, paymentIntentId } = await startedCardOrder(t.db, t.storeId, HANDLE)
+		return { order, payment: stripeEvents.sessionCompleted({ sessionId, paymentIntentId, orderId: order.id, amount: 5000 }) }
+	}
+
+	it('makes a paying event wait for the Connection’s row, and an event that settles nothing pass [R65]', async () => {
+		const { order, payment } = await started()
+		// Another transaction holds the row as an UPDATE holds it (FOR NO KEY UPDATE), until released.
+		const release = await holdLocks(t.url, (tx) => tx.$executeRaw`SELECT 1 FROM "connections" WHERE "id" = ${connectionId} FOR NO KEY UPDATE`)
+		let paying: Promise<string> | undefined
+		try {
+			// Its row is written (the event recorded), but it asks for no lock: it is answered now.
+			expect(await deliver(stripeEvent('customer.created', { id: 'cus_1', object: 'customer' }))).toBe('ignored')
+			let answered = ''
+			paying = deliver(payment)
+			void paying.then((outcome) => (answered = outcome))
+			await new Promise((resolve) => setTimeout(resolve, 400))
+			expect(answered).toBe('')
+		} finally {
+			await release()
+		}
+		expect(await paying).toBe('applied')
+		expect((await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).status).toBe('paid')
+	})
+
+	it('leaves the Connection’s own fields as they were when it takes the lock [R65]', async () => {
+		const before = await t.db.connection.findUniqueOrThrow({ where: { id: connectionId }, select: { rejectedEvents: true, updatedAt: true } })
+		const { payment } = await started()
+		expect(await deliver(payment)).toBe('applied')
+		expect(await t.db.connection.findUniqueOrThrow({ where: { id: connectionId }, select: { rejectedEvents: true, updatedAt: true } })).toEqual(before)
 	})
 })

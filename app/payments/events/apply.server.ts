@@ -5,7 +5,7 @@ import { type EventRefs, type NormalizedEvent, normalizeFor } from './normalize'
 import type { StoreScope } from '../../data/scope'
 
 export type EventConnection = { id: string; storeId: string; provider: string }
-type Tx = Pick<Db, 'order' | 'providerEvent' | 'connection' | 'outboxMail'>
+type Tx = Pick<Db, 'order' | 'providerEvent' | 'connection' | 'outboxMail' | '$executeRaw'>
 
 /**
  * What an event did, as its inbox row keeps it (docs/decisions/029). `review`: the money or the
@@ -137,7 +137,10 @@ async function applyEvent(tx: Tx, scope: StoreScope, connection: EventConnection
  * they could when each commits without seeing the other's write.
  */
 function lockConnection(tx: Tx, connectionId: string) {
-	return tx.connection.updateMany({ where: { id: connectionId }, data: { rejectedEvents: { increment: 0 } } })
+	// Raw: an UPDATE that writes nothing but takes the row's lock (PostgreSQL) or the database's
+	// write lock (SQLite). Through Prisma's updateMany it cost three to four times the CPU, and
+	// moved the Connection's `updatedAt` on every payment.
+	return tx.$executeRaw`UPDATE "connections" SET "rejectedEvents" = "rejectedEvents" WHERE "id" = ${connectionId}`
 }
 
 /** Bounds one delivery's work: held events woken by events that were themselves woken. */
