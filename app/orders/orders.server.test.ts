@@ -4,7 +4,7 @@ import { DETAILS, createProduct, newGuest, offline } from '../../tests/helpers/c
 import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/helpers/databases'
 import { cartRepository } from '../cart/cart.server'
 import { placeOrder } from './checkout.server'
-import { applyPaymentEvent, linkPaymentIntent, type PaymentEffect, recordProviderRef, transitionOrder } from './orders.server'
+import { applyPaymentEvent, linkPaymentIntent, type PaymentEffect, paymentFields, recordProviderRef, transitionOrder } from './orders.server'
 import { unverifiedScope } from '../data/scope'
 
 describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (provider) => {
@@ -105,6 +105,47 @@ describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (
 		const order = await newOrder()
 		expect(await transitionOrder(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, to: 'paid' })).toBe(true)
 		expect(await row(order.id)).toMatchObject({ status: 'paid', capturedMinor: 1500 })
+	})
+
+	it('links a payment in the write that pays, only while the Order is as the caller read it [R64, R66]', async () => {
+		const scope = unverifiedScope(t.db, t.storeId)
+		const read = (id: string) => t.db.order.findUniqueOrThrow({ where: { id }, select: paymentFields })
+		const linked = async (id: string) => (await t.db.order.findUniqueOrThrow({ where: { id }, select: { paymentIntentRef: true } })).paymentIntentRef
+
+		// Cancelled after the caller read it: nothing is paid and nothing linked.
+		const cancelled = await newOrder()
+		const seenBeforeCancel = await read(cancelled.id)
+		expect(await transitionOrder(t.db, scope, { orderId: cancelled.id, to: 'cancelled' })).toBe(true)
+		expect(await applyPaymentEvent(t.db, scope, { orderId: cancelled.id, effect: paid(1500), known: seenBeforeCancel, linking: 'pi_late' })).toMatchObject({
+			outcome: 'stale',
+		})
+		expect(await row(cancelled.id)).toMatchObject({ status: 'cancelled', capturedMinor: 0, paidAt: null })
+		expect(await linked(cancelled.id)).toBeNull()
+
+		// Linked to another payment after the caller read it: that link stays, and the Order stays unpaid.
+		const other = await newOrder()
+		const seenUnlinked = await read(other.id)
+		expect(await linkPaymentIntent(t.db, scope, { orderId: other.id, paymentIntentRef: 'pi_other' })).not.toBeNull()
+		expect(await applyPaymentEvent(t.db, scope, { orderId: other.id, effect: paid(1500), known: seenUnlinked, linking: 'pi_mine' })).toMatchObject({
+			outcome: 'stale',
+		})
+		expect(await row(other.id)).toMatchObject({ status: 'awaiting_payment', capturedMinor: 0 })
+		expect(await linked(other.id)).toBe('pi_other')
+
+		// Short: neither paid nor linked.
+		const short = await newOrder()
+		expect(await applyPaymentEvent(t.db, scope, { orderId: short.id, effect: paid(1499), known: await read(short.id), linking: 'pi_short' })).toMatchObject({
+			outcome: 'review',
+		})
+		expect(await linked(short.id)).toBeNull()
+
+		// As read: paid and linked in one write.
+		const fine = await newOrder()
+		expect(await applyPaymentEvent(t.db, scope, { orderId: fine.id, effect: paid(1500), known: await read(fine.id), linking: 'pi_fine' })).toMatchObject({
+			outcome: 'applied',
+		})
+		expect(await row(fine.id)).toMatchObject({ status: 'paid', capturedMinor: 1500 })
+		expect(await linked(fine.id)).toBe('pi_fine')
 	})
 
 	it('keeps the reference a paid Order was paid through, and links its payment once [R66]', async () => {

@@ -116,7 +116,7 @@ export type PaymentEffect =
 	| { kind: 'dispute' }
 
 /** What deciding a payment event needs of its Order. */
-const paymentFields = {
+export const paymentFields = {
 	number: true,
 	email: true,
 	status: true,
@@ -146,7 +146,23 @@ export type PaymentResult = { outcome: 'applied' | 'stale' | 'review' | 'held'; 
 export async function applyPaymentEvent(
 	tx: Tx,
 	{ storeId }: StoreScope,
-	{ orderId, effect, known }: { orderId: string; effect: PaymentEffect; known?: PaymentState | null },
+	{
+		orderId,
+		effect,
+		known,
+		linking,
+	}: {
+		orderId: string
+		effect: PaymentEffect
+		/** The Order as this transaction last read it; read here when not given. Every write below is conditional on what it decided on. */
+		known?: PaymentState | null
+		/**
+		 * A payment reference (PaymentIntent) to link in the same write that marks the Order paid,
+		 * only while the Order has none: the caller found it unlinked. Used by a `paid` effect only;
+		 * when that write does not happen (short, stale, changed meanwhile) nothing is linked.
+		 */
+		linking?: string
+	},
 ): Promise<PaymentResult> {
 	const order = known ?? (await readPaymentState(tx, storeId, orderId))
 	if (!order) throw new DomainError(404, 'That order was not found.')
@@ -177,7 +193,16 @@ export async function applyPaymentEvent(
 			return say('review', `amount short: ${minor(effect.amountMinor)} paid of ${minor(order.totalMinor)} owed; nothing changed.`)
 		}
 		if (!canTransition(order.status, 'paid')) return say('stale', `already ${state}; nothing changed.`)
-		const changed = await tx.order.updateMany({ where, data: { status: 'paid', paidAt: new Date(), capturedMinor: effect.amountMinor, paymentNote: null } })
+		const changed = await tx.order.updateMany({
+			where: linking === undefined ? where : { ...where, paymentIntentRef: null },
+			data: {
+				...(linking === undefined ? {} : { paymentIntentRef: linking }),
+				status: 'paid',
+				paidAt: new Date(),
+				capturedMinor: effect.amountMinor,
+				paymentNote: null,
+			},
+		})
 		if (changed.count === 1) await orderMail(tx, { storeId, id: orderId, email: order.email }, 'paid')
 		return changed.count === 1 ? say('applied', `marked paid (${minor(effect.amountMinor)} captured).`) : say('stale', 'changed meanwhile; nothing changed.')
 	}

@@ -117,6 +117,23 @@ describe('what a sale, its payment events and its Order pages read, on SQLite', 
 		expect(walks(plans)).toEqual([])
 	})
 
+	it("reads a paying Session event's Order once and writes it once: the link and the payment in one statement", async () => {
+		const o = await started()
+		let outcome = ''
+		const plans = await plansOf(t.db, async () => {
+			outcome = await deliver(stripeEvents.sessionCompleted({ ...o, amount: 5000 }))
+		})
+		expect(outcome).toBe('applied')
+		const onOrders = plans
+			.filter(({ plan }) => plan.some((line) => /^(?:SCAN|SEARCH) (?:main\.)?orders\b/.test(line)))
+			.map(({ sql }) => sql.trim().split(/\s+/)[0])
+		expect(onOrders.sort()).toEqual(['SELECT', 'UPDATE'])
+		expect(await t.db.order.findUniqueOrThrow({ where: { id: o.orderId }, select: { status: true, paymentIntentRef: true } })).toEqual({
+			status: 'paid',
+			paymentIntentRef: o.paymentIntentId,
+		})
+	})
+
 	it("finds a Session event's Order by an index search on its reference, not by reading every Order of the Store", async () => {
 		const o = await started()
 		const payload = stripeEvents.sessionCompleted({ ...o, amount: 5000 })

@@ -1,5 +1,5 @@
 import type { Db } from '../../data/db.server'
-import { applyPaymentEvent, linkPaymentIntent, type PaymentState } from '../../orders/orders.server'
+import { applyPaymentEvent, linkPaymentIntent, paymentFields, type PaymentState } from '../../orders/orders.server'
 import { parseEventBody } from './body'
 import { type EventRefs, type NormalizedEvent, normalizeFor } from './normalize'
 import type { StoreScope } from '../../data/scope'
@@ -17,8 +17,9 @@ export type Outcome = 'applied' | 'stale' | 'review' | 'conflict' | 'unmatched' 
 export type Applied = { outcome: Outcome; summary: string; orderId: string | null; otherOrderId: string | null; awaitingRef: string | null }
 type Result = Applied & { wake: string[] }
 
-type Found = { id: string; number: number; providerRef: string | null; paymentIntentRef: string | null }
-const foundFields = { id: true, number: true, providerRef: true, paymentIntentRef: true } as const
+/** An Order an event's references name, with its payment state as the search read it. */
+type Found = PaymentState & { id: string; providerRef: string | null; paymentIntentRef: string | null }
+const foundFields = { id: true, providerRef: true, paymentIntentRef: true, ...paymentFields } as const
 
 type Resolution =
 	| { kind: 'order'; order: Found; bySession: boolean }
@@ -112,14 +113,26 @@ async function applyEvent(tx: Tx, scope: StoreScope, connection: EventConnection
 	}
 	const { order } = found
 	const result: Result = { ...none(), outcome: 'ignored', summary: '', orderId: order.id }
+	const link = found.bySession && event.refs.paymentIntentId && !order.paymentIntentRef ? event.refs.paymentIntentId : null
+	if (link && event.effect.kind === 'paid') {
+		// The usual Session event: its payment is linked and the Order paid in one write, decided on
+		// the Order as the search read it and made only while it is still unlinked and in that
+		// status. Otherwise (short, another currency, changed meanwhile) both are done apart, below.
+		const paid = await applyPaymentEvent(tx, scope, { orderId: order.id, effect: event.effect, known: order, linking: link })
+		if (paid.outcome === 'applied') {
+			result.wake.push(link, `order:${order.id}`)
+			return { ...result, outcome: 'applied', summary: `${paid.summary} Payment ${link} linked.` }
+		}
+	}
 	let linked = ''
-	// The link's statement answers the Order as it left it (this transaction now holds its row).
-	let known: PaymentState | null = null
-	if (found.bySession && event.refs.paymentIntentId && !order.paymentIntentRef) {
-		known = await linkPaymentIntent(tx, scope, { orderId: order.id, paymentIntentRef: event.refs.paymentIntentId })
+	// The Order as the search read it; the link's statement answers it as it left it (this
+	// transaction then holds its row). A link that did not happen (linked meanwhile) reads it again.
+	let known: PaymentState | null = order
+	if (link) {
+		known = await linkPaymentIntent(tx, scope, { orderId: order.id, paymentIntentRef: link })
 		if (known) {
-			linked = ` Payment ${event.refs.paymentIntentId} linked.`
-			result.wake.push(event.refs.paymentIntentId)
+			linked = ` Payment ${link} linked.`
+			result.wake.push(link)
 		}
 	}
 	if (event.effect.kind === 'none') {
