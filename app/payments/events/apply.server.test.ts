@@ -9,7 +9,6 @@ import type { Db } from '../../data/db.server'
 import type { AdminViewer } from '../../data/viewer'
 import { adminOrdersRepository } from '../../orders/admin-orders.server'
 import { placeOrder } from '../../orders/checkout.server'
-import { recordProviderRef } from '../../orders/orders.server'
 import { adminConnectionsRepository } from '../admin-connections.server'
 import { eventInboxRepository } from './inbox.server'
 import { receiveEvent } from './receive.server'
@@ -44,10 +43,8 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 	}
 	/** A Stripe Order whose Checkout Session the store started (and recorded), and the PaymentIntent Stripe will create. */
 	async function started() {
-		const order = await placed(STRIPE)
-		const sessionId = `cs_test_${randomUUID().replaceAll('-', '')}`
-		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: sessionId })
-		return { order, orderId: order.id, sessionId, paymentIntentId: `pi_${randomUUID().replaceAll('-', '')}` }
+		const { order, sessionId, paymentIntentId } = await startedCardOrder(t.db, t.storeId, STRIPE)
+		return { order, orderId: order.id, sessionId, paymentIntentId }
 	}
 	/** Started, then paid in full through its Session (the PaymentIntent linked). */
 	async function paid() {
