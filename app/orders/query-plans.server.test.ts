@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DETAILS, asCustomer, createProduct, newGuest, offline } from '../../tests/helpers/commerce'
+import { DETAILS, asCustomer, createProduct, newGuest, offline, startedCardOrder } from '../../tests/helpers/commerce'
 import { type TestDatabase, openTestDatabase, signUpAdmin, signUpCustomer } from '../../tests/helpers/databases'
 import { genericRequest, newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../tests/helpers/events'
 import { type Plan, plansOf } from '../../tests/helpers/query-plans'
@@ -9,7 +9,7 @@ import type { AdminViewer, Viewer } from '../data/viewer'
 import { adminOrdersRepository } from './admin-orders.server'
 import { placeOrder } from './checkout.server'
 import { dashboardRepository } from './dashboard.server'
-import { customerOrdersRepository, ordersRepository, recordProviderRef } from './orders.server'
+import { customerOrdersRepository, ordersRepository } from './orders.server'
 import { adminConnectionsRepository } from '../payments/admin-connections.server'
 import { receiveEvent } from '../payments/events/receive.server'
 import { unverifiedScope } from '../data/scope'
@@ -93,10 +93,8 @@ describe('what a sale, its payment events and its Order pages read, on SQLite', 
 		(await placeOrder({ db: t.db, viewer, details: DETAILS, connectionHandle: handle, idempotencyKey: randomUUID() })).order
 	/** A Stripe Order whose Checkout Session the store recorded. */
 	async function started() {
-		const order = await checkout(await shopper(), STRIPE)
-		const sessionId = `cs_test_${randomUUID().replaceAll('-', '')}`
-		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: sessionId })
-		return { orderId: order.id, sessionId, paymentIntentId: `pi_${randomUUID().replaceAll('-', '')}` }
+		const { order, sessionId, paymentIntentId } = await startedCardOrder(t.db, t.storeId, STRIPE)
+		return { orderId: order.id, sessionId, paymentIntentId }
 	}
 	async function deliver(payload: string) {
 		const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { DETAILS, createProduct, newGuest, offline } from '../../../tests/helpers/commerce'
+import { DETAILS, createProduct, newGuest, offline, startedCardOrder } from '../../../tests/helpers/commerce'
 import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase } from '../../../tests/helpers/databases'
 import {
 	genericRequest,
@@ -15,7 +15,6 @@ import {
 import { cartRepository } from '../../cart/cart.server'
 import { createDb } from '../../data/db.server'
 import { placeOrder } from '../../orders/checkout.server'
-import { recordProviderRef } from '../../orders/orders.server'
 import { connectionScope, sealSecret } from '../../security/secret-box.server'
 import { forgetEndpoints, receiveEvent } from './receive.server'
 import { unverifiedScope } from '../../data/scope'
@@ -66,10 +65,8 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 	}
 	/** A Stripe Order whose Checkout Session the store started and recorded. */
 	async function started() {
-		const order = await orderVia('stripe')
-		const sessionId = `cs_test_${randomUUID().replaceAll('-', '')}`
-		await recordProviderRef(unverifiedScope(t.db, t.storeId), { orderId: order.id, providerRef: sessionId })
-		return { order, orderId: order.id, sessionId, paymentIntentId: `pi_${order.id.slice(0, 8)}` }
+		const begun = await startedCardOrder(t.db, t.storeId, 'stripe')
+		return { ...begun, orderId: begun.order.id }
 	}
 	const state = (id: string) =>
 		t.db.order.findUniqueOrThrow({ where: { id }, select: { status: true, refundedMinor: true, disputed: true, paymentNote: true } })
