@@ -8,6 +8,10 @@ import { loggablePath } from './log/request-log.server'
 import { nonceContext } from './security/http.server'
 import { NonceProvider } from './ui/nonce'
 
+/** What the server serves directly, read off this entry (scripts/lib/direct-routes.ts). */
+export { directHandlers } from './direct-handlers.server'
+export { directRequestOfNode } from './direct.server'
+
 export const streamTimeout = 5_000
 
 /**

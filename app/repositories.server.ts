@@ -16,7 +16,8 @@ import { customerOrdersRepository, ordersRepository } from './orders/orders.serv
 import { checkoutConnections } from './payments/connections.server'
 import { shippingTable } from './shipping/shipping.server'
 import { adminShippingRepository } from './shipping/admin-shipping.server'
-import { receiveEvent } from './payments/events/receive.server'
+import { receiveDelivery } from './payments/events/receive.server'
+import type { DirectRequest } from './direct.server'
 import { refundPayment, startOrderPayment } from './payments/payments.server'
 import { registerSignInHooks } from './auth/sign-in-hooks.server'
 import { runtimeScope, viewerScope } from './data/scope'
@@ -86,7 +87,7 @@ function checkoutFor(viewer: Viewer, db: Db) {
 export function runtimeRepositories(db: Db = getDb()) {
 	return {
 		events: {
-			receive: async (handle: string, request: Request) => receiveEvent(await runtimeScope(db), { handle, request }),
+			receive: async (handle: string, request: DirectRequest) => receiveDelivery(await runtimeScope(db), { handle, request }),
 		},
 	}
 }

@@ -2,6 +2,9 @@ import { data } from 'react-router'
 import { z } from 'zod'
 import { DomainError, StoreBusyError } from '../errors.server'
 import { HONEYPOT_FIELD } from './form-fields'
+import { BodyTooLargeError, readBodyWithin } from './body-limit.server'
+
+export { BodyTooLargeError, readBodyWithin }
 
 /** Forms here are a few short fields; anything bigger is refused before it is read. */
 export const MAX_FORM_BYTES = 16 * 1024
@@ -85,33 +88,6 @@ export function validateFields<Shape extends z.ZodRawShape>(
 		fieldErrors[key] ??= issue.message
 	}
 	return formFailure(fieldErrors, formError)
-}
-
-export class BodyTooLargeError extends Error {
-	override name = 'BodyTooLargeError'
-}
-
-/**
- * The raw body, read with a hard cap whatever Content-Length says (it may be absent or
- * lie). Throws BodyTooLargeError as soon as the cap is passed, without reading further.
- */
-export async function readBodyWithin(request: Request, maxBytes: number): Promise<Uint8Array> {
-	if (Number(request.headers.get('content-length') ?? 0) > maxBytes) throw new BodyTooLargeError()
-	if (!request.body) return new Uint8Array()
-	const reader = request.body.getReader()
-	const chunks: Uint8Array[] = []
-	let size = 0
-	for (;;) {
-		const { done, value } = await reader.read()
-		if (done) break
-		size += value.byteLength
-		if (size > maxBytes) {
-			await reader.cancel()
-			throw new BodyTooLargeError()
-		}
-		chunks.push(value)
-	}
-	return Buffer.concat(chunks)
 }
 
 /** The form body within MAX_FORM_BYTES, or a thrown 413 Response. */

@@ -1,31 +1,36 @@
-import { createReadableStreamFromReadable } from '@react-router/node'
 import type { GetLoadContextFunction } from '@react-router/express'
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { matchPath, matchRoutes, type Params, type ServerBuild } from 'react-router'
+import type { DirectHandler } from '../../app/direct-handlers.server'
+import type { DirectAnswer, DirectRequest } from '../../app/direct.server'
+import { log } from '../../app/log/logger.server'
+import { loggablePath } from '../../app/log/request-log.server'
 import { routeTreeOf } from '../../app/security/rate-limit/route-match'
 import { fullPathOf, routeKey, routerPathname } from './route-partitions'
 
 /**
  * Resource routes served without React Router's request pipeline (docs/decisions/066).
  *
- * A route module opts in with `export const handle = { direct: true }`. Its loader (GET, HEAD)
- * or action (every other method) is called here with the Request, the params React Router
- * would give it and the same request context, and its Response is written to the client
- * whole. What React Router would have added around it is not run: the root middleware (the
- * viewer, the flash notice, the form refusal of a rate limit), so a direct route must read
- * none of them, and must answer a small body (it is buffered, not streamed). Every Express
- * step before the routes (request log, security headers, the rate limit, method refusals)
- * runs as for any route.
+ * A route module opts in with `export const handle = { direct: true }`, and its handler is
+ * listed by route id in the server entry's `directHandlers` (app/direct-handlers.server.ts). The
+ * handler is called here for every method with a DirectRequest read off Node's own request by
+ * the entry's `directRequestOfNode` (no web Request, AbortController or web stream:
+ * app/direct.server.ts, docs/decisions/068), the
+ * params React Router would give it and the same request context; its DirectAnswer (a status,
+ * headers and a small text body) is written to the client in one piece. What React Router would
+ * have added around it is not run: the root middleware (the viewer, the flash notice, the form
+ * refusal of a rate limit), so a direct route must read none of them. Every Express step before
+ * the routes (request log, security headers, the rate limit, method refusals) runs as for any
+ * route. The route's loader and action serve the same handler for what React Router still serves.
  *
  * The route is found as React Router finds it: its matcher over the whole route table, on the
  * pathname the URL parser makes of the request (dot segments resolved), so a direct route
- * never answers a path React Router would give another route. A data request (`.data`) and a
- * route without the function for its method are left to React Router, which answers them as
- * it always did.
+ * never answers a path React Router would give another route. A data request (`.data`), and a
+ * marked route with no handler listed, are left to React Router, which answers them as it
+ * always did.
  */
 
 type ManifestRoute = { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean; module: Record<string, unknown> }
-type RouteFunction = (args: { request: Request; params: Params; context: unknown }) => Promise<Response> | Response
 type Found = { id: string; params: Params }
 
 /** Whether a route module asked to be served directly: a resource route (no page) with `handle.direct`. */
@@ -72,48 +77,17 @@ export function directRouteFinder(manifest: Readonly<Record<string, ManifestRout
 	}
 }
 
-/** The last resort React Router answers when a resource route throws something other than a Response. */
-const unexpected = () => new Response('Unexpected Server Error', { status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+/** The last resort React Router answers when a resource route throws. */
+const UNEXPECTED: DirectAnswer = { status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Unexpected Server Error' }
 
-/**
- * The Request a route reads, as React Router's Express adapter builds it: the client's host and
- * port as Express resolved them (`trust proxy`), the original URL, every header, the body
- * streamed, and a signal aborted when the client goes away before the answer is sent.
- */
-function requestOf(req: ExpressRequest, res: ExpressResponse): Request {
-	const controller = new AbortController()
-	res.once('close', () => {
-		if (!res.writableFinished) controller.abort()
-	})
-	const headers = new Headers()
-	for (let at = 0; at < req.rawHeaders.length; at += 2) headers.append(req.rawHeaders[at]!, req.rawHeaders[at + 1]!)
-	const host = (req.host || 'localhost').split(/[\\/?#@]/)[0] || 'localhost'
-	const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal }
-	if (req.method !== 'GET' && req.method !== 'HEAD') {
-		init.body = createReadableStreamFromReadable(req)
-		init.duplex = 'half'
-	}
-	return new Request(new URL(`${req.protocol}://${host}${req.originalUrl}`).href, init)
-}
-
-/** Writes a route's Response: its status and headers (each Set-Cookie its own), then its body in one piece. */
-async function send(req: ExpressRequest, res: ExpressResponse, response: Response) {
-	if (res.destroyed || res.writableEnded) {
-		await response.body?.cancel()
-		return
-	}
-	res.statusCode = response.status
-	if (response.statusText) res.statusMessage = response.statusText
-	for (const [name, value] of response.headers) {
-		if (name !== 'set-cookie') res.append(name, value)
-	}
-	for (const cookie of response.headers.getSetCookie()) res.append('Set-Cookie', cookie)
-	if (!response.body || req.method === 'HEAD') {
-		await response.body?.cancel()
-		res.end()
-		return
-	}
-	res.end(Buffer.from(await response.arrayBuffer()))
+/** Writes a direct answer in one piece; a HEAD request gets the headers alone. */
+function send(req: ExpressRequest, res: ExpressResponse, { status, headers, body }: DirectAnswer) {
+	if (res.destroyed || res.writableEnded) return
+	res.statusCode = status
+	for (const name in headers) res.setHeader(name, headers[name]!)
+	res.setHeader('Content-Length', Buffer.byteLength(body))
+	if (req.method === 'HEAD') res.end()
+	else res.end(body)
 }
 
 /**
@@ -141,25 +115,22 @@ export function directRoutes({
 			if (pathname === null || pathname.endsWith('.data')) return next()
 			const found = find(pathname)
 			if (!found) return next()
-			const module = latest.routes[found.id]!.module as unknown as Record<string, unknown>
-			const run = (req.method === 'GET' || req.method === 'HEAD' ? module.loader : module.action) as RouteFunction | undefined
-			if (typeof run !== 'function') return next()
-			const request = requestOf(req, res)
-			const args = { request, params: found.params, context: await getLoadContext?.(req, res) }
-			let response: Response
-			try {
-				const answer: unknown = await run(args)
-				if (!(answer instanceof Response)) throw new Error(`the direct route ${found.id} answered something other than a Response`)
-				response = answer
-			} catch (thrown) {
-				if (thrown instanceof Response) response = thrown
-				else {
-					const entry = latest.entry.module as { handleError?: (error: unknown, args: unknown) => void }
-					entry.handleError?.(thrown, args)
-					response = unexpected()
-				}
+			const entry = latest.entry.module as {
+				directHandlers?: Readonly<Record<string, DirectHandler>>
+				directRequestOfNode?: (req: ExpressRequest) => DirectRequest
 			}
-			await send(req, res, response)
+			const serve = entry.directHandlers?.[found.id]
+			if (typeof serve !== 'function' || typeof entry.directRequestOfNode !== 'function') return next()
+			const args = { request: entry.directRequestOfNode(req), params: found.params, context: await getLoadContext?.(req, res) }
+			let answer: DirectAnswer
+			try {
+				answer = await serve(args)
+			} catch (thrown) {
+				// As the entry's handleError logs a failed route: once, redacted, naming nothing of the error in the answer.
+				if (!req.destroyed) log.error({ err: thrown, method: req.method, path: loggablePath(pathname) }, '[store] a route failed')
+				answer = UNEXPECTED
+			}
+			send(req, res, answer)
 		} catch (error) {
 			next(error)
 		}

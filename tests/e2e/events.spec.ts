@@ -168,3 +168,40 @@ test('a card Order is refunded through Stripe from its admin page: Stripe gets o
 	await expect(page.getByTestId('order-status')).toHaveText('Paid')
 	await expect(page.getByTestId('order-refunded')).toHaveText('Refunded: $6.00')
 })
+
+test('the event endpoint over HTTP: wrong method, unknown endpoint, oversize body (declared or streamed) and bad signatures are refused with their JSON, a repeat is a 200 duplicate [R42, R46, R60, R63]', async () => {
+	const endpoint = `${serverOrigin()}/api/events/stripe`
+	const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as { code?: string; duplicate?: boolean } })
+	const get = await fetch(endpoint)
+	expect(get.headers.get('allow')).toBe('POST')
+	expect(await json(get)).toMatchObject({ status: 405, body: { code: 'METHOD_NOT_ALLOWED' } })
+	expect(await json(await fetch(`${serverOrigin()}/api/events/nobody`, { method: 'POST', body: '{}' }))).toMatchObject({
+		status: 404,
+		body: { code: 'NOT_FOUND' },
+	})
+	const big = JSON.stringify({ id: 'evt_big', pad: 'x'.repeat(300 * 1024) })
+	expect(await json(await deliver(big))).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } })
+	// No Content-Length: the bytes are counted as they arrive.
+	const chunks = [big.slice(0, 200_000), big.slice(200_000)]
+	const streamed = new ReadableStream({
+		pull(controller) {
+			const next = chunks.shift()
+			if (next === undefined) controller.close()
+			else controller.enqueue(new TextEncoder().encode(next))
+		},
+	})
+	const chunked = await fetch(endpoint, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignature(big, process.env.E2E_STRIPE_WEBHOOK_SECRET!) },
+		body: streamed,
+		duplex: 'half',
+	} as RequestInit)
+	expect(await json(chunked)).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } })
+	const payload = stripeEvents.sessionCompleted({ sessionId: 'cs_unknown_http', paymentIntentId: 'pi_unknown_http', orderId: 'no-such-order', amount: 100 })
+	expect(await json(await deliver(payload, 'whsec_wrong'))).toMatchObject({ status: 401, body: { code: 'VERIFICATION_FAILED' } })
+	expect(await json(await deliver(payload, undefined, 'garbage'))).toMatchObject({ status: 401, body: { code: 'VERIFICATION_FAILED' } })
+	const first = await deliver(payload)
+	expect(first.headers.get('cache-control')).toBe('no-store')
+	expect(await json(first)).toMatchObject({ status: 200, body: { duplicate: false } })
+	expect(await json(await deliver(payload))).toMatchObject({ status: 200, body: { duplicate: true } })
+})

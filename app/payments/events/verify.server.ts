@@ -81,7 +81,7 @@ export function verifyStripe(raw: Uint8Array, header: string | null, secrets: st
  * with space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`), what an offline or custom
  * integration sends, checked by the `standardwebhooks` library. Same 300 s window, both directions.
  */
-export function verifyGeneric(raw: Uint8Array, headers: Headers, secrets: string[], now = Date.now()): Verdict {
+export function verifyGeneric(raw: Uint8Array, headers: Pick<Headers, 'get'>, secrets: string[], now = Date.now()): Verdict {
 	const id = headers.get('webhook-id')
 	const stamp = headers.get('webhook-timestamp')
 	const signature = headers.get('webhook-signature')
