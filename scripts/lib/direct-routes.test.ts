@@ -167,6 +167,32 @@ describe('direct routes: what they answer', () => {
 			const chunked = await fetch(`${server.base}/hook/x`, { method: 'POST', body: streamed, duplex: 'half' } as RequestInit)
 			expect(chunked.status).toBe(413)
 			expect(outcomes).toEqual(['read 8', 'too large', 'too large'])
+			// The unread rest of a refused body closes its connection; the client's next request goes on another.
+			const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+			const post = (body: string, declared: boolean) =>
+				new Promise<string>((resolve, reject) => {
+					const sent = http.request(
+						`${server.base}/hook/x`,
+						{ agent, method: 'POST', headers: declared ? { 'content-length': String(body.length) } : {} },
+						(answer) => {
+							answer.resume()
+							answer.on('end', () => resolve(`${answer.statusCode} ${answer.headers.connection}`))
+						},
+					)
+					sent.on('error', reject)
+					if (declared) sent.end(body)
+					else {
+						sent.write(body.slice(0, 5))
+						setTimeout(() => sent.end(body.slice(5)), 20)
+					}
+				})
+			try {
+				expect(await post('1234567890123', false)).toBe('413 close')
+				expect(await post('1234', true)).toBe('200 keep-alive')
+				expect(await post('1234', true)).toBe('200 keep-alive')
+			} finally {
+				agent.destroy()
+			}
 		} finally {
 			await server.close()
 		}
