@@ -11,7 +11,15 @@ import express from 'express'
 import onHeaders from 'on-headers'
 import sirv from 'sirv'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
-import { nonceContext, rejectCrossSiteWrites, rejectMalformedUrls, rejectUnhandledMethods, securityHeaders, stampClientIp } from '../app/security/http.server'
+import {
+	closeAfterUnreadBodies,
+	nonceContext,
+	rejectCrossSiteWrites,
+	rejectMalformedUrls,
+	rejectUnhandledMethods,
+	securityHeaders,
+	stampClientIp,
+} from '../app/security/http.server'
 import type { Decision } from '../app/security/rate-limit/limiter.server'
 import { rateLimitMiddleware } from '../app/security/rate-limit/middleware.server'
 import { getStoreLimiter, rateLimitContext } from '../app/security/rate-limit/rate-limit.server'
@@ -93,6 +101,8 @@ app.use(serveOnNodePrototypes(app))
 // Before every step that can answer or log, so every line logged for a request (refusals included)
 // carries its id, and every answer echoes it.
 app.use(requestLogging())
+// [R43] A body refused before it was read to its end closes its connection after the answer.
+app.use(closeAfterUnreadBodies)
 // Only the configured number of proxies may speak for the client's address.
 app.set('trust proxy', config.trustProxy)
 app.use(...securityHeaders(config))

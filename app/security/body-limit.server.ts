@@ -6,7 +6,10 @@ export class BodyTooLargeError extends Error {
 
 /**
  * The raw body, read with a hard cap whatever Content-Length says (it may be absent or
- * lie). Throws BodyTooLargeError as soon as the cap is passed, without reading further.
+ * lie). Throws BodyTooLargeError as soon as the cap is passed, without reading further. The
+ * stream is released, not cancelled: cancelling destroys Node's request, and with it the
+ * connection, so the client would get a reset instead of its 413; the server closes the
+ * connection once the answer is sent (closeAfterUnreadBodies).
  */
 export async function readBodyWithin(request: Request, maxBytes: number): Promise<Uint8Array> {
 	if (Number(request.headers.get('content-length') ?? 0) > maxBytes) throw new BodyTooLargeError()
@@ -19,7 +22,7 @@ export async function readBodyWithin(request: Request, maxBytes: number): Promis
 		if (done) break
 		size += value.byteLength
 		if (size > maxBytes) {
-			await reader.cancel()
+			reader.releaseLock()
 			throw new BodyTooLargeError()
 		}
 		chunks.push(value)

@@ -2,6 +2,7 @@ import { randomFillSync } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
 import helmet from 'helmet'
+import onHeaders from 'on-headers'
 import { createContext, type RouterContext, type ServerBuild } from 'react-router'
 import type { Config } from '../config/env.server'
 import { managedSignInOrigins } from '../config/operator-config'
@@ -238,6 +239,19 @@ function decodes(url: string) {
 	} catch {
 		return false
 	}
+}
+
+/**
+ * [R43] An answer given before the request's body was read to its end (a body refused past its
+ * cap, an upload refused early) closes the connection (`Connection: close`): the rest of that
+ * body is never read, and on a kept-alive connection the client's next request would wait
+ * behind it until a timeout. A request read whole, or without a body, keeps its connection.
+ */
+export function closeAfterUnreadBodies(req: Request, res: Response, next: NextFunction) {
+	onHeaders(res, () => {
+		if (!req.complete || req.readableLength > 0) res.setHeader('Connection', 'close')
+	})
+	next()
 }
 
 /**

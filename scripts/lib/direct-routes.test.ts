@@ -17,6 +17,7 @@ import type { DirectHandler } from '../../app/direct-handlers.server'
 import { directRequestOfNode } from '../../app/direct.server'
 import { observeLogs } from '../../app/log/logger.server'
 import { BodyTooLargeError } from '../../app/security/body-limit.server'
+import { closeAfterUnreadBodies } from '../../app/security/http.server'
 import { expectErrorLog } from '../../tests/setup/fail-on-error-log'
 import { directRouteFinder, directRoutes, isDirect } from './direct-routes'
 
@@ -108,6 +109,8 @@ function buildOf(handler: DirectHandler | undefined, plain: Record<string, unkno
 
 async function serve(build: ServerBuild, context: unknown = { from: 'context' }) {
 	const app = express()
+	// As the server mounts it before every route.
+	app.use(closeAfterUnreadBodies)
 	app.use(directRoutes({ build, getLoadContext: () => context as never }))
 	app.use((req, res) => void res.status(299).setHeader('X-Fell-Through', req.path).end())
 	const server = app.listen(0, '127.0.0.1')
@@ -140,7 +143,7 @@ describe('direct routes: what they answer', () => {
 		}
 	})
 
-	it('refuses a body past the cap, declared or streamed, without reading it whole [R46]', async () => {
+	it('refuses a body past the cap, declared or streamed, without reading it whole [R43]', async () => {
 		const outcomes: string[] = []
 		const handler: DirectHandler = async ({ request }) => {
 			try {

@@ -82,15 +82,14 @@ const UNEXPECTED: DirectAnswer = { status: 500, headers: { 'Content-Type': 'text
 
 /**
  * Writes a direct answer in one piece; a HEAD request gets the headers alone. An answer given
- * before the request's body was all received (a body refused past its cap) closes the
- * connection: the rest of that body is never read, so the connection could carry no next request.
+ * before the body was read to its end closes its connection (closeAfterUnreadBodies, mounted
+ * before every route).
  */
 function send(req: ExpressRequest, res: ExpressResponse, { status, headers, body }: DirectAnswer) {
 	if (res.destroyed || res.writableEnded) return
 	res.statusCode = status
 	for (const name in headers) res.setHeader(name, headers[name]!)
 	res.setHeader('Content-Length', Buffer.byteLength(body))
-	if (!req.complete) res.setHeader('Connection', 'close')
 	if (req.method === 'HEAD') res.end()
 	else res.end(body)
 }

@@ -5,7 +5,7 @@
  * and /api/auth/* bodies are bounded.
  */
 import { randomUUID } from 'node:crypto'
-import { request as httpRequest } from 'node:http'
+import { Agent, request as httpRequest } from 'node:http'
 import { request as apiRequest } from '@playwright/test'
 import { cookieHeader } from '../helpers/http.ts'
 import { startStoreProcess, type StoreProcess } from './support/store-process.ts'
@@ -153,6 +153,53 @@ test('/api/auth/* refuses an oversize body with 413 and a 20 MB name never lands
 		data: { name: 'Fine', email: shopper.email, password: shopper.password },
 	})
 	expect(ok.status()).toBe(200)
+})
+
+test('an oversize body, declared or streamed, is answered 413 and its connection closed; the client’s next request is answered at once [R43]', async () => {
+	const origin = new URL(serverOrigin())
+	const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+	const big = Buffer.alloc(600 * 1024, 'x')
+	/** POSTs `big` on the one kept-alive connection, with its length declared or streamed in pieces. */
+	const post = (path: string, declared: boolean) =>
+		new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+			const sent = httpRequest(
+				{
+					agent,
+					host: origin.hostname,
+					port: origin.port,
+					path,
+					method: 'POST',
+					headers: {
+						'content-type': path.startsWith('/api/auth') ? 'application/json' : 'application/x-www-form-urlencoded',
+						origin: origin.origin,
+						...(declared ? { 'content-length': String(big.length) } : {}),
+					},
+					timeout: 10_000,
+				},
+				(answer) => {
+					answer.resume()
+					answer.on('end', () => resolve({ status: answer.statusCode ?? 0, connection: answer.headers.connection }))
+				},
+			)
+			sent.on('timeout', () => sent.destroy(new Error(`${path}: no answer in 10 s`)))
+			sent.on('error', reject)
+			if (declared) sent.end(big)
+			else {
+				for (let at = 0; at < big.length; at += 64 * 1024) sent.write(big.subarray(at, at + 64 * 1024))
+				sent.end()
+			}
+		})
+	try {
+		for (const path of ['/api/auth/sign-in/email', '/sign-in', '/api/events/stripe']) {
+			for (const declared of [true, false]) {
+				expect({ path, declared, ...(await post(path, declared)) }).toEqual({ path, declared, status: 413, connection: 'close' })
+			}
+		}
+		const next = await fetch(`${serverOrigin()}/healthz`)
+		expect(next.status).toBe(200)
+	} finally {
+		agent.destroy()
+	}
 })
 
 test.describe('what a new user notices', () => {
