@@ -12,7 +12,7 @@ import onHeaders from 'on-headers'
 import sirv from 'sirv'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
 import {
-	closeAfterUnreadBodies,
+	dropUnreadBodies,
 	nonceContext,
 	rejectCrossSiteWrites,
 	rejectMalformedUrls,
@@ -101,8 +101,8 @@ app.use(serveOnNodePrototypes(app))
 // Before every step that can answer or log, so every line logged for a request (refusals included)
 // carries its id, and every answer echoes it.
 app.use(requestLogging())
-// [R43] A body refused before it was read to its end closes its connection after the answer.
-app.use(closeAfterUnreadBodies)
+// [R43] The rest of a body answered before it was read to its end is dropped after the answer.
+app.use(dropUnreadBodies)
 // Only the configured number of proxies may speak for the client's address.
 app.set('trust proxy', config.trustProxy)
 app.use(...securityHeaders(config))

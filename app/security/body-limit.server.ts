@@ -8,8 +8,8 @@ export class BodyTooLargeError extends Error {
  * The raw body, read with a hard cap whatever Content-Length says (it may be absent or
  * lie). Throws BodyTooLargeError as soon as the cap is passed, without reading further. The
  * stream is released, not cancelled: cancelling destroys Node's request, and with it the
- * connection, so the client would get a reset instead of its 413; the server closes the
- * connection once the answer is sent (closeAfterUnreadBodies).
+ * connection, so the client would get a reset instead of its 413; the server drops the rest
+ * of the body once the answer is sent (dropUnreadBodies).
  */
 export async function readBodyWithin(request: Request, maxBytes: number): Promise<Uint8Array> {
 	if (Number(request.headers.get('content-length') ?? 0) > maxBytes) throw new BodyTooLargeError()
@@ -32,8 +32,8 @@ export async function readBodyWithin(request: Request, maxBytes: number): Promis
 
 /**
  * A body from Node's own request stream, with the same cap: refused at once when its declared
- * length passes it, and as soon as the bytes read do, without reading further (the rest is left
- * to the server, which discards it or closes the connection once the answer is sent).
+ * length passes it, and as soon as the bytes read do, without reading further (the server drops
+ * the rest once the answer is sent: dropUnreadBodies).
  */
 export function readNodeBodyWithin(
 	stream: NodeJS.ReadableStream & { headers: Record<string, string | string[] | undefined> },

@@ -2,7 +2,6 @@ import { randomFillSync } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
 import helmet from 'helmet'
-import onHeaders from 'on-headers'
 import { createContext, type RouterContext, type ServerBuild } from 'react-router'
 import type { Config } from '../config/env.server'
 import { managedSignInOrigins } from '../config/operator-config'
@@ -241,15 +240,38 @@ function decodes(url: string) {
 	}
 }
 
+/** How much of a body answered early is still read and dropped; past it the connection is cut. */
+export const DROP_LIMIT_BYTES = 32 * 1024 * 1024
+/** How long the rest of a body answered early may take to arrive before the connection is cut. */
+export const DROP_WINDOW_MS = 10_000
+
 /**
- * [R43] An answer given before the request's body was read to its end (a body refused past its
- * cap, an upload refused early) closes the connection (`Connection: close`): the rest of that
- * body is never read, and on a kept-alive connection the client's next request would wait
- * behind it until a timeout. A request read whole, or without a body, keeps its connection.
+ * [R43] The rest of a body answered before it was read to its end (a body refused past its
+ * cap, an upload refused early) is read and dropped once the answer is sent, as Node drops a
+ * body nobody started reading: the client, still sending, gets its answer instead of a reset,
+ * and its next request on the kept-alive connection is not left waiting behind the unread
+ * bytes. Up to DROP_LIMIT_BYTES and DROP_WINDOW_MS; past either the connection is cut.
  */
-export function closeAfterUnreadBodies(req: Request, res: Response, next: NextFunction) {
-	onHeaders(res, () => {
-		if (!req.complete || req.readableLength > 0) res.setHeader('Connection', 'close')
+export function dropUnreadBodies(req: Request, res: Response, next: NextFunction) {
+	res.once('finish', () => {
+		// Read whole, or never started (Node drops that one itself).
+		if (req.readableEnded || req.readableFlowing === null) return
+		// The reader that stopped (a capped read, a web stream around it) lets go of it.
+		req.removeAllListeners('data')
+		let dropped = 0
+		const cut = () => req.socket?.destroy()
+		const timer = setTimeout(cut, DROP_WINDOW_MS)
+		timer.unref()
+		req.on('data', (chunk: Buffer) => {
+			dropped += chunk.byteLength
+			if (dropped > DROP_LIMIT_BYTES) {
+				clearTimeout(timer)
+				cut()
+			}
+		})
+		req.once('end', () => clearTimeout(timer))
+		req.once('close', () => clearTimeout(timer))
+		req.resume()
 	})
 	next()
 }

@@ -5,6 +5,7 @@
  */
 import { once } from 'node:events'
 import http from 'node:http'
+import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import fc from 'fast-check'
@@ -17,7 +18,7 @@ import type { DirectHandler } from '../../app/direct-handlers.server'
 import { directRequestOfNode } from '../../app/direct.server'
 import { observeLogs } from '../../app/log/logger.server'
 import { BodyTooLargeError } from '../../app/security/body-limit.server'
-import { closeAfterUnreadBodies } from '../../app/security/http.server'
+import { DROP_LIMIT_BYTES, dropUnreadBodies } from '../../app/security/http.server'
 import { expectErrorLog } from '../../tests/setup/fail-on-error-log'
 import { directRouteFinder, directRoutes, isDirect } from './direct-routes'
 
@@ -110,7 +111,7 @@ function buildOf(handler: DirectHandler | undefined, plain: Record<string, unkno
 async function serve(build: ServerBuild, context: unknown = { from: 'context' }) {
 	const app = express()
 	// As the server mounts it before every route.
-	app.use(closeAfterUnreadBodies)
+	app.use(dropUnreadBodies)
 	app.use(directRoutes({ build, getLoadContext: () => context as never }))
 	app.use((req, res) => void res.status(299).setHeader('X-Fell-Through', req.path).end())
 	const server = app.listen(0, '127.0.0.1')
@@ -170,7 +171,7 @@ describe('direct routes: what they answer', () => {
 			const chunked = await fetch(`${server.base}/hook/x`, { method: 'POST', body: streamed, duplex: 'half' } as RequestInit)
 			expect(chunked.status).toBe(413)
 			expect(outcomes).toEqual(['read 8', 'too large', 'too large'])
-			// The unread rest of a refused body closes its connection; the client's next request goes on another.
+			// The unread rest of a refused body is dropped after its answer: the next requests go on the same connection.
 			const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 			const post = (body: string, declared: boolean) =>
 				new Promise<string>((resolve, reject) => {
@@ -190,12 +191,46 @@ describe('direct routes: what they answer', () => {
 					}
 				})
 			try {
-				expect(await post('1234567890123', false)).toBe('413 close')
+				expect(await post('1234567890123', false)).toBe('413 keep-alive')
 				expect(await post('1234', true)).toBe('200 keep-alive')
 				expect(await post('1234', true)).toBe('200 keep-alive')
 			} finally {
 				agent.destroy()
 			}
+		} finally {
+			await server.close()
+		}
+	})
+
+	it('drops the rest of a refused body up to its limit, then cuts the connection [R43]', async () => {
+		const handler: DirectHandler = async ({ request }) => {
+			await request.body(8).catch(() => null)
+			return { status: 413, headers: {}, body: 'too large' }
+		}
+		const server = await serve(buildOf(handler))
+		try {
+			// A raw socket that keeps sending chunks past the limit, as a client that never stops would.
+			const { port } = new URL(server.base)
+			const socket = net.connect(Number(port), '127.0.0.1')
+			socket.on('error', () => {})
+			let answer = ''
+			socket.on('data', (bytes) => (answer += bytes.toString('latin1')))
+			const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()))
+			socket.write('POST /hook/x HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n')
+			const piece = Buffer.concat([Buffer.from('100000\r\n'), Buffer.alloc(0x100000, 'x'), Buffer.from('\r\n')])
+			let written = 0
+			const pump = () => {
+				while (!socket.destroyed && written <= DROP_LIMIT_BYTES + 64 * 0x100000) {
+					written += 0x100000
+					if (!socket.write(piece)) return void socket.once('drain', pump)
+				}
+			}
+			pump()
+			await closed
+			expect(answer).toMatch(/^HTTP\/1\.1 413 /)
+			// Cut once the limit was dropped, well before the client stopped sending.
+			expect(written).toBeGreaterThan(DROP_LIMIT_BYTES)
+			expect(written).toBeLessThan(DROP_LIMIT_BYTES + 64 * 0x100000)
 		} finally {
 			await server.close()
 		}

@@ -81,9 +81,9 @@ export function directRouteFinder(manifest: Readonly<Record<string, ManifestRout
 const UNEXPECTED: DirectAnswer = { status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Unexpected Server Error' }
 
 /**
- * Writes a direct answer in one piece; a HEAD request gets the headers alone. An answer given
- * before the body was read to its end closes its connection (closeAfterUnreadBodies, mounted
- * before every route).
+ * Writes a direct answer in one piece; a HEAD request gets the headers alone. The rest of a
+ * body answered before it was read to its end is dropped after the answer (dropUnreadBodies,
+ * mounted before every route).
  */
 function send(req: ExpressRequest, res: ExpressResponse, { status, headers, body }: DirectAnswer) {
 	if (res.destroyed || res.writableEnded) return
