@@ -15,9 +15,9 @@ import { fullPathOf, routeKey, routerPathname } from './route-partitions'
  * listed by route id in the server entry's `directHandlers` (app/direct-handlers.server.ts). The
  * handler is called here for every method with a DirectRequest read off Node's own request by
  * the entry's `directRequestOfNode` (no web Request, AbortController or web stream:
- * app/direct.server.ts, docs/decisions/068), the
- * params React Router would give it and the same request context; its DirectAnswer (a status,
- * headers and a small text body) is written to the client in one piece. What React Router would
+ * app/direct.server.ts, docs/decisions/068), the params React Router would give it and the
+ * same request context; its DirectAnswer (a status, headers and a small text body) is written
+ * to the client in one piece. What React Router would
  * have added around it is not run: the root middleware (the viewer, the flash notice, the form
  * refusal of a rate limit), so a direct route must read none of them. Every Express step before
  * the routes (request log, security headers, the rate limit, method refusals) runs as for any
