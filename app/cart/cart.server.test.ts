@@ -5,7 +5,7 @@ import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/help
 import type { Db } from '../data/db.server'
 import { cartRepository } from './cart.server'
 
-describe.each(PROVIDERS)('the header’s cart count on %s [R2]', (provider) => {
+describe.each(PROVIDERS)('a cart’s count in the header, and its lines, on %s [R2]', (provider) => {
 	let t: TestDatabase
 	beforeAll(async () => {
 		t = await openTestDatabase(provider)
@@ -27,5 +27,22 @@ describe.each(PROVIDERS)('the header’s cart count on %s [R2]', (provider) => {
 		const guest = { kind: 'guest' as const, storeId: t.storeId, guestId: randomUUID() }
 		await cartRepository(t.db, guest).add({ productId: product.id, quantity: 2 })
 		expect(await cartRepository(t.db, guest).itemCount()).toBe(2)
+	})
+
+	it('lists lines in the order they were added, also when two were added within the same millisecond', async () => {
+		const guest = newGuest(t.storeId)
+		const cart = cartRepository(t.db, guest)
+		// Created newest first, so neither the products' nor the variants' ids follow the adds.
+		const later = await createProduct(t.db, t.storeId)
+		const first = await createProduct(t.db, t.storeId)
+		await cart.add({ productId: first.id, quantity: 1 })
+		await cart.add({ productId: later.id, quantity: 1 })
+		// Two adds in one millisecond share a createdAt: the order must not then come from the index.
+		const { count } = await t.db.cartLine.updateMany({
+			where: { cart: { storeId: t.storeId, guestId: guest.guestId } },
+			data: { createdAt: new Date('2026-01-01T00:00:00.000Z') },
+		})
+		expect(count).toBe(2)
+		expect((await cart.summary()).lines.map((line) => line.product.id)).toEqual([first.id, later.id])
 	})
 })

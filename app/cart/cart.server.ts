@@ -117,7 +117,7 @@ export function cartRepository(db: Db, viewer: Viewer) {
 		async summary() {
 			const cart = await db.cart.findFirst({
 				where: cartWhere,
-				select: { id: true, lines: { select: lineFields, orderBy: { createdAt: 'asc' } } },
+				select: { id: true, lines: { select: lineFields, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
 			})
 			const lines = (cart?.lines ?? []).map((line) => {
 				const available = line.product.status === 'active' && line.variant.stock >= line.quantity

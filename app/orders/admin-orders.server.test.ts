@@ -12,7 +12,7 @@ import { adminOrdersRepository } from './admin-orders.server'
 import { orderMailRenderer } from './mail.server'
 import { placeOrder } from './checkout.server'
 import { StoreBusyError } from '../errors.server'
-import { applyPaymentEvent } from './orders.server'
+import { applyPaymentEvent, ordersRepository } from './orders.server'
 import { unverifiedScope } from '../data/scope'
 
 describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => {
@@ -234,6 +234,23 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => 
 		await expect(other.note(placed.number, 'Not mine')).rejects.toMatchObject({ status: 404 })
 		await expect(other.byNumber(placed.number)).rejects.toMatchObject({ status: 404 })
 		expect((await orders.byNumber(placed.number)).timeline.filter((entry) => entry.what === 'Note')).toHaveLength(1)
+	})
+
+	it('lists an Order’s lines in the order its cart held them: on the Order page, in Store Admin and in its mail', async () => {
+		// Eight lines: a random order would match the cart's once in 40,320.
+		const titles = ['Hat', 'Scarf', 'Mug', 'Tote', 'Pen', 'Cap', 'Sock', 'Bag'].map((name) => `${name} ${randomUUID().slice(0, 6)}`)
+		const guest = newGuest(t.storeId)
+		for (const title of titles) {
+			const product = await createProduct(t.db, t.storeId, { title, priceMinor: 500 })
+			await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
+		}
+		const { order } = await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'offline', idempotencyKey: randomUUID() })
+		expect((await ordersRepository(t.db, guest).byToken(order.token))?.lines.map((line) => line.title)).toEqual(titles)
+		expect((await adminOrdersRepository(t.db, admin).byNumber(order.number)).lines.map((line) => line.title)).toEqual(titles)
+		const mail = await orderMailRenderer(t.db, 'order-placed')({ storeId: t.storeId, subjectId: order.id, toAddress: 'buyer@example.com' })
+		const listed = titles.map((title) => mail!.text.indexOf(title))
+		expect(listed.every((at) => at >= 0)).toBe(true)
+		expect(listed).toEqual([...listed].sort((a, b) => a - b))
 	})
 
 	it('ships without tracking as before, and a refund on the timeline speaks money', async () => {

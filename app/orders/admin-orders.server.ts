@@ -5,6 +5,7 @@ import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { MAX_STOCK } from '../cart/limits'
 import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './contention.server'
+import { ORDER_LINE_ORDER } from './line-order'
 import { orderDetailFields, refundMail, transitionOrder } from './orders.server'
 import { canTransition, type OrderStatus } from './status'
 import { viewerScope } from '../data/scope'
@@ -100,7 +101,7 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 				select: {
 					...orderDetailFields,
 					// Store Admin also sees which SKU each line took from the shelf.
-					lines: { select: { ...orderDetailFields.lines.select, sku: true } },
+					lines: { select: { ...orderDetailFields.lines.select, sku: true }, orderBy: ORDER_LINE_ORDER },
 					capturedMinor: true,
 					providerRef: true,
 					paymentIntentRef: true,

@@ -118,13 +118,14 @@ type LineToInsert = {
  * create, Prisma wrote them with a statement of their own and then read the Order back with a
  * third; `createMany` alone is compiled anew on every call, which cost more than a statement.
  * The Order's own create is one INSERT … RETURNING. Identifiers quoted the way both engines accept.
+ * Each line keeps its place in the cart (`position`): its id is random and says nothing of order.
  */
 function insertLines(tx: Pick<Db, '$executeRaw'>, orderId: string, lines: LineToInsert[]) {
 	const rows = lines.map(
-		(line) =>
-			sql`(${randomUUID()}, ${orderId}, ${line.productId}, ${line.variantId}, ${line.title}, ${line.variantTitle}, ${line.sku}, ${line.unitPriceMinor}, ${line.quantity}, ${line.lineTotalMinor})`,
+		(line, position) =>
+			sql`(${randomUUID()}, ${orderId}, ${line.productId}, ${line.variantId}, ${line.title}, ${line.variantTitle}, ${line.sku}, ${line.unitPriceMinor}, ${line.quantity}, ${line.lineTotalMinor}, ${position})`,
 	)
-	return tx.$executeRaw`INSERT INTO "order_lines" ("id", "orderId", "productId", "variantId", "title", "variantTitle", "sku", "unitPriceMinor", "quantity", "lineTotalMinor")
+	return tx.$executeRaw`INSERT INTO "order_lines" ("id", "orderId", "productId", "variantId", "title", "variantTitle", "sku", "unitPriceMinor", "quantity", "lineTotalMinor", "position")
 		VALUES ${sqlJoin(rows)}`
 }
 

@@ -7,6 +7,7 @@ import { enqueueMail, type MailKind } from '../email/outbox.server'
 import { plainMail } from '../email/render'
 import type { Renderer } from '../email/worker.server'
 import { formatMoney } from '../ui/money'
+import { ORDER_LINE_ORDER } from './line-order'
 import { existingOrderToken } from './token.server'
 
 type Tx = Parameters<typeof enqueueMail>[0]
@@ -50,7 +51,7 @@ export function orderMailRenderer(db: Db, kind: keyof typeof HEADLINES): Rendere
 				status: true,
 				carrier: true,
 				trackingNumber: true,
-				lines: { select: { title: true, variantTitle: true, quantity: true, lineTotalMinor: true }, orderBy: { id: 'asc' } },
+				lines: { select: { title: true, variantTitle: true, quantity: true, lineTotalMinor: true }, orderBy: ORDER_LINE_ORDER },
 				connection: { select: { provider: true, paymentInstructions: true } },
 				store: { select: { name: true, locale: true } },
 			},

@@ -1,5 +1,6 @@
 import type { Db } from '../data/db.server'
 import type { UserViewer, Viewer } from '../data/viewer'
+import { ORDER_LINE_ORDER } from './line-order'
 import { orderMail } from './mail.server'
 import { DomainError } from '../errors.server'
 import { canTransition, type OrderStatus } from './status'
@@ -33,7 +34,7 @@ export const orderDetailFields = {
 	carrier: true,
 	trackingNumber: true,
 	connection: { select: { provider: true, displayName: true, id: true, paymentInstructions: true } },
-	lines: { select: { title: true, variantTitle: true, unitPriceMinor: true, quantity: true, lineTotalMinor: true } },
+	lines: { select: { title: true, variantTitle: true, unitPriceMinor: true, quantity: true, lineTotalMinor: true }, orderBy: ORDER_LINE_ORDER },
 } as const
 
 /**
