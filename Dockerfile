@@ -7,7 +7,7 @@ COPY package.json package-lock.json prisma.config.ts ./
 COPY prisma ./prisma
 COPY app/config/database-url.ts ./app/config/
 COPY app/data/driver-adapter.server.ts ./app/data/
-COPY scripts/db-generate.mjs ./scripts/
+COPY scripts/db-generate.mjs scripts/prisma-runtime-patch.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
