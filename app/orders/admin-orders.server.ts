@@ -241,7 +241,8 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 		const [entries, applied, mails] = await Promise.all([
 			db.auditEntry.findMany({
 				where: { storeId, targetType: 'order', targetId: order.id },
-				orderBy: { createdAt: 'asc' },
+				// Two actions within one millisecond keep the order they were taken in (ids are cuids).
+				orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
 				take: 200,
 				select: { action: true, actorEmail: true, detail: true, createdAt: true },
 			}),
