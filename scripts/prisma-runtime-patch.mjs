@@ -61,10 +61,12 @@ export function runtimeFiles(root = process.cwd()) {
 /** Rewrites the installed runtime in place; one line per file that was not already done. */
 export function patchInstalledRuntime(root = process.cwd(), log = console.log) {
 	const { version, files } = runtimeFiles(root)
-	const states = files.map((file) => {
+	return files.map((file) => {
 		const { state, source } = patchRuntimeSource(readFileSync(file, 'utf8'))
-		if (state === 'patched') writeFileSync(file, source)
-		if (state === 'patched') log(`[prisma-runtime-patch] ${relative(root, file)}: parameter graph edges kept in Maps`)
+		if (state === 'patched') {
+			writeFileSync(file, source)
+			log(`[prisma-runtime-patch] ${relative(root, file)}: parameter graph edges kept in Maps`)
+		}
 		if (state === 'unknown') {
 			log(
 				`[prisma-runtime-patch] ${relative(root, file)} (@prisma/client ${version}, written for ${PRISMA_RUNTIME_VERSION}): ` +
@@ -73,7 +75,6 @@ export function patchInstalledRuntime(root = process.cwd(), log = console.log) {
 		}
 		return state
 	})
-	return states
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) patchInstalledRuntime()
