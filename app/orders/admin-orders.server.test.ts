@@ -253,6 +253,21 @@ describe.each(PROVIDERS)('Store Admin products and orders on %s', (provider) => 
 		expect(listed).toEqual([...listed].sort((a, b) => a - b))
 	})
 
+	it('keeps the mails of an Order on its timeline in the order they were queued, also when queued within one millisecond', async () => {
+		const { placed } = await order()
+		for (const kind of ['order-placed', 'order-paid'] as const) {
+			await enqueueMail(t.db, { storeId: t.storeId, kind, subjectId: placed.id, toAddress: DETAILS.email, dedupeKey: `order:${placed.id}:${kind}` }, true)
+		}
+		// Two mails of one millisecond share a createdAt: the order must not then come from an index.
+		const same = new Date('2026-01-01T00:00:00.000Z')
+		expect((await t.db.outboxMail.updateMany({ where: { storeId: t.storeId, subjectId: placed.id }, data: { createdAt: same } })).count).toBe(2)
+		const mails = (await adminOrdersRepository(t.db, admin).byNumber(placed.number)).timeline.filter((entry) => entry.what.startsWith('Email'))
+		expect(mails.map((entry) => entry.what)).toEqual([
+			`Email queued: order confirmation to ${DETAILS.email}`,
+			`Email queued: payment received to ${DETAILS.email}`,
+		])
+	})
+
 	it('ships without tracking as before, and a refund on the timeline speaks money', async () => {
 		const { placed } = await order()
 		const orders = adminOrdersRepository(t.db, admin)

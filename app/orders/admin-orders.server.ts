@@ -248,13 +248,13 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 			}),
 			db.providerEvent.findMany({
 				where: { storeId, orderId: order.id, outcome: 'applied' },
-				orderBy: { receivedAt: 'asc' },
+				orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
 				take: 50,
 				select: { summary: true, receivedAt: true, connection: { select: { handle: true } } },
 			}),
 			db.outboxMail.findMany({
 				where: { storeId, subjectId: order.id },
-				orderBy: { createdAt: 'asc' },
+				orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
 				take: 50,
 				select: { kind: true, status: true, toAddress: true, createdAt: true, sentAt: true },
 			}),

@@ -319,6 +319,31 @@ describe.each(PROVIDERS)('carts and checkout on %s', (provider) => {
 			expect(await customerOrdersRepository(t.db, stranger).lastShippingAddress()).toBeNull()
 			expect(await customerOrdersRepository(t.db, { ...viewer, storeId: otherStoreId }).lastShippingAddress()).toBeNull()
 		})
+
+		it('lists a Customer’s Orders newest first, also when they were placed within one millisecond, and offers the last one’s address', async () => {
+			const product = await createProduct(t.db, t.storeId, { stock: 10 })
+			const me = await signUpCustomer(t.auth)
+			const viewer = asCustomer(t.storeId, me.userId, me.email)
+			const cities = ['Leeds', 'York', 'Bath']
+			const numbers: number[] = []
+			for (const city of cities) {
+				await cartRepository(t.db, viewer).add({ productId: product.id, quantity: 1 })
+				const { order } = await placeOrder({ db: t.db, viewer, details: { ...DETAILS, city }, connectionHandle: 'offline', idempotencyKey: randomUUID() })
+				numbers.push(order.number)
+			}
+			// Orders of one millisecond share a createdAt: the order must not then come from an index
+			// or the table's own order. The first and last swap numbers, so that the Order placed
+			// last by its number is the first row written.
+			await t.db.order.updateMany({ where: { storeId: t.storeId, userId: me.userId }, data: { createdAt: new Date('2026-01-01T00:00:00.000Z') } })
+			const [first, , last] = numbers as [number, number, number]
+			const renumber = (from: number, to: number) => t.db.order.updateMany({ where: { storeId: t.storeId, number: from }, data: { number: to } })
+			await renumber(first, -first)
+			await renumber(last, first)
+			await renumber(-first, last)
+			const orders = customerOrdersRepository(t.db, viewer)
+			expect((await orders.list()).map((o) => o.number)).toEqual([...numbers].reverse())
+			expect((await orders.lastShippingAddress())?.city).toBe('Leeds')
+		})
 	})
 
 	describe('signing in keeps the guest cart [R2]', () => {

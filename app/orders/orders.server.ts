@@ -56,7 +56,8 @@ export function customerOrdersRepository(db: Db, viewer: UserViewer) {
 		list() {
 			return db.order.findMany({
 				where: mine,
-				orderBy: { createdAt: 'desc' },
+				// Two Orders placed in one millisecond: the later number is the later Order.
+				orderBy: [{ createdAt: 'desc' }, { number: 'desc' }],
 				take: 100,
 				select: { number: true, status: true, currency: true, totalMinor: true, createdAt: true },
 			})
@@ -68,7 +69,7 @@ export function customerOrdersRepository(db: Db, viewer: UserViewer) {
 		lastShippingAddress() {
 			return db.order.findFirst({
 				where: mine,
-				orderBy: { createdAt: 'desc' },
+				orderBy: [{ createdAt: 'desc' }, { number: 'desc' }],
 				select: { name: true, addressLine1: true, addressLine2: true, city: true, postalCode: true, country: true },
 			})
 		},
