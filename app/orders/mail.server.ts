@@ -7,7 +7,7 @@ import { enqueueMail, type MailKind } from '../email/outbox.server'
 import { plainMail } from '../email/render'
 import type { Renderer } from '../email/worker.server'
 import { formatMoney } from '../ui/money'
-import { ORDER_LINE_ORDER } from './line-order'
+import { ORDER_LINE_ORDER } from './listing-order'
 import { existingOrderToken } from './token.server'
 
 type Tx = Parameters<typeof enqueueMail>[0]

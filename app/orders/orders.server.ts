@@ -1,6 +1,6 @@
 import type { Db } from '../data/db.server'
 import type { UserViewer, Viewer } from '../data/viewer'
-import { ORDER_LINE_ORDER } from './line-order'
+import { NEWEST_ORDERS_FIRST, ORDER_LINE_ORDER } from './listing-order'
 import { orderMail } from './mail.server'
 import { DomainError } from '../errors.server'
 import { canTransition, type OrderStatus } from './status'
@@ -56,8 +56,7 @@ export function customerOrdersRepository(db: Db, viewer: UserViewer) {
 		list() {
 			return db.order.findMany({
 				where: mine,
-				// Two Orders placed in one millisecond: the later number is the later Order.
-				orderBy: [{ createdAt: 'desc' }, { number: 'desc' }],
+				orderBy: NEWEST_ORDERS_FIRST,
 				take: 100,
 				select: { number: true, status: true, currency: true, totalMinor: true, createdAt: true },
 			})
@@ -69,7 +68,7 @@ export function customerOrdersRepository(db: Db, viewer: UserViewer) {
 		lastShippingAddress() {
 			return db.order.findFirst({
 				where: mine,
-				orderBy: [{ createdAt: 'desc' }, { number: 'desc' }],
+				orderBy: NEWEST_ORDERS_FIRST,
 				select: { name: true, addressLine1: true, addressLine2: true, city: true, postalCode: true, country: true },
 			})
 		},
