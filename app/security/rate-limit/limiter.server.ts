@@ -88,8 +88,16 @@ export function upstashClient(redis: IORedis) {
 	}
 }
 
-/** Redis-backed sliding windows through @upstash/ratelimit (one Ratelimit per rule). */
-export function redisLimiter(redis: IORedis, prefix = 'store:rl'): Limiter {
+/**
+ * Redis-backed limits through @upstash/ratelimit (one Ratelimit per rule), so every process
+ * sharing the Redis shares one limit. Its token bucket, holding `limit` tokens and refilled with
+ * `limit` once per window, is the memory limiter's fixed window: it starts at a key's first
+ * request, admits at most `limit` within it, and at its reset the whole limit is back
+ * (docs/decisions/071-redis-limits-as-anchored-windows.md). The library's sliding window was
+ * used before: it let a burst across its clock-aligned boundary through one over the limit, and
+ * the reset it reported could still refuse.
+ */
+export function redisLimiter(redis: IORedis, prefix = 'store:rl:bucket'): Limiter {
 	const { Ratelimit } = upstash()
 	const limiters = new Map<string, Ratelimit>()
 	const client = upstashClient(redis) as unknown as ConstructorParameters<typeof Ratelimit>[0]['redis']
@@ -100,7 +108,7 @@ export function redisLimiter(redis: IORedis, prefix = 'store:rl'): Limiter {
 			if (!limiter) {
 				limiter = new Ratelimit({
 					redis: client,
-					limiter: Ratelimit.slidingWindow(rule.limit, `${rule.windowSeconds} s`),
+					limiter: Ratelimit.tokenBucket(rule.limit, `${rule.windowSeconds} s`, rule.limit),
 					prefix,
 					ephemeralCache: false,
 					analytics: false,

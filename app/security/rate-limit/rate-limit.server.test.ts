@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import IORedis from 'ioredis'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import routes from '../../routes'
 import { parseConfig } from '../../config/env.server'
 import { ROUTE_CLASSES, classify } from './classes'
-import { memoryLimiter, type Limiter } from './limiter.server'
+import { memoryLimiter, type Limiter, redisLimiter } from './limiter.server'
 import { createStoreLimiter, rateLimitHeaders } from './rate-limit.server'
 
 const SHARED_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
@@ -109,6 +110,70 @@ describe.each(BACKENDS.map((b) => [b.name, b] as const))(
 		})
 	},
 )
+
+/**
+ * Both backends keep one kind of window: it starts at a key's first request, admits `limit`
+ * within it however the burst falls on the clock, and its reported reset is when the whole limit
+ * is back. Only Date is faked; Redis keeps its own time for expiry, and a 60 s window outlives
+ * the test.
+ */
+describe.each([
+	['memory', () => ({ limiter: memoryLimiter(), close: async () => undefined })],
+	[
+		'redis',
+		() => {
+			const redis = new IORedis(SHARED_REDIS, { maxRetriesPerRequest: 1, lazyConnect: false })
+			return { limiter: redisLimiter(redis, `test:rl:${Math.random()}`), close: async () => void redis.disconnect() }
+		},
+	],
+] as const)('one window per key on the %s backend [R51]', (_name, make) => {
+	const minute = { limit: 3, windowSeconds: 60 }
+	/** A whole minute on the clock, well ahead of now: where a clock-aligned window would end. */
+	const boundary = Math.ceil(Date.now() / 60_000) * 60_000 + 10 * 60_000
+	let backend: { limiter: Limiter; close: () => Promise<void> }
+
+	beforeAll(() => {
+		vi.useFakeTimers({ toFake: ['Date'] })
+		backend = make()
+	})
+	afterEach(() => vi.setSystemTime(boundary))
+	afterAll(async () => {
+		vi.useRealTimers()
+		await backend.close()
+	})
+
+	it('refuses the request over the limit when a burst crosses a whole minute on the clock', async () => {
+		const key = `across-${Math.random()}`
+		vi.setSystemTime(boundary - 5)
+		const before = [await backend.limiter.check(key, minute), await backend.limiter.check(key, minute), await backend.limiter.check(key, minute)]
+		vi.setSystemTime(boundary + 5)
+		const after = await backend.limiter.check(key, minute)
+		expect(before.map((d) => d.success)).toEqual([true, true, true])
+		expect(after).toMatchObject({ success: false, remaining: 0 })
+		expect(after.resetMs).toBe(boundary - 5 + 60_000)
+	})
+
+	it('admits the whole limit again at the reset it reported, and not a millisecond before', async () => {
+		const key = `reset-${Math.random()}`
+		vi.setSystemTime(boundary + 100)
+		for (let i = 0; i < 3; i++) expect((await backend.limiter.check(key, minute)).success).toBe(true)
+		vi.setSystemTime(boundary + 30_000)
+		const refused = await backend.limiter.check(key, minute)
+		expect(refused.success).toBe(false)
+		expect(refused.resetMs).toBe(boundary + 100 + 60_000)
+		vi.setSystemTime(refused.resetMs - 1)
+		expect((await backend.limiter.check(key, minute)).success).toBe(false)
+		vi.setSystemTime(refused.resetMs)
+		const again = []
+		for (let i = 0; i < 4; i++) again.push(await backend.limiter.check(key, minute))
+		expect(again.map((d) => [d.success, d.remaining])).toEqual([
+			[true, 2],
+			[true, 1],
+			[true, 0],
+			[false, 0],
+		])
+	})
+})
 
 describe('shared across processes (Redis)', () => {
 	it('two limiters on one Redis enforce one limit between them', async () => {
