@@ -91,8 +91,8 @@ export function upstashClient(redis: IORedis) {
 /**
  * Redis-backed limits through @upstash/ratelimit (one Ratelimit per rule), so every process
  * sharing the Redis shares one limit. Its token bucket, holding `limit` tokens and refilled with
- * `limit` once per window, is the memory limiter's fixed window: it starts at a key's first
- * request, admits at most `limit` within it, and at its reset the whole limit is back
+ * `limit` once per window, counts as the memory limiter does: a window starts at a key's first
+ * request, admits at most `limit`, and at its reset the whole limit is back
  * (docs/decisions/071-redis-limits-as-anchored-windows.md). The library's sliding window was
  * used before: it let a burst across its clock-aligned boundary through one over the limit, and
  * the reset it reported could still refuse.
