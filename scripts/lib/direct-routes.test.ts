@@ -85,9 +85,19 @@ describe('direct routes: which requests they answer', () => {
 		] as const) {
 			expect(find(pathnameOf(sent)), sent).toEqual({ id: 'routes/api/events', params: { connection } })
 		}
-		for (const sent of ['/api/events', '/api/events/a/b', '/api/auth/session', '/api/upload', '/', '/products/x', '/admin/events', '/api/events/stripe.data']) {
+		for (const sent of [
+			'/api/events',
+			'/api/events/a/b',
+			'/api/auth/session',
+			'/api/upload',
+			'/',
+			'/products/x',
+			'/admin/events',
+			'/api/events/stripe.data',
+			'/api/events/.data',
+		]) {
 			expect(reactRouterAnswer(pathnameOf(sent)), sent).toBeNull()
-			if (!sent.endsWith('.data')) expect(find(pathnameOf(sent)), sent).toBeNull()
+			expect(find(pathnameOf(sent)), sent).toBeNull()
 		}
 	})
 

@@ -59,7 +59,8 @@ export function directRouteFinder(manifest: Readonly<Record<string, ManifestRout
 	const firstSegments = new Set(direct.map(({ id }) => routeKey(manifest, id)))
 	const remembered = new Map<string, Found | null>()
 	return (pathname: string): Found | null => {
-		if (direct.length === 0) return null
+		// A data request (`/api/events/stripe.data`, `/api/events/.data`) is React Router's to answer.
+		if (direct.length === 0 || pathname.endsWith('.data')) return null
 		if (!firstSegments.has(null) && !firstSegments.has(pathname.split('/')[1]!.toLowerCase())) return null
 		const known = remembered.get(pathname)
 		// A copy of the params: a route that changed its own must not change the next request's.
@@ -116,7 +117,7 @@ export function directRoutes({
 			const latest = typeof build === 'function' ? await build() : build
 			const find = finderOf(latest)
 			const pathname = routerPathname(req)
-			if (pathname === null || pathname.endsWith('.data')) return next()
+			if (pathname === null) return next()
 			const found = find(pathname)
 			if (!found) return next()
 			const entry = latest.entry.module as {
