@@ -115,14 +115,15 @@ describe.each(BACKENDS.map((b) => [b.name, b] as const))(
  * Both backends keep one kind of window: it starts at a key's first request, admits `limit`
  * within it however the burst falls on the clock, and its reported reset is when the whole limit
  * is back. Only Date is faked; Redis keeps its own time for expiry, and a 60 s window outlives
- * the test.
+ * the test. The Redis limiter is used alone, not through BACKENDS' store limiter, whose health
+ * probe would run on the faked clock.
  */
 describe.each([
 	['memory', () => ({ limiter: memoryLimiter(), close: async () => undefined })],
 	[
 		'redis',
 		() => {
-			const redis = new IORedis(SHARED_REDIS, { maxRetriesPerRequest: 1, lazyConnect: false })
+			const redis = new IORedis(SHARED_REDIS, { maxRetriesPerRequest: 1 })
 			return { limiter: redisLimiter(redis, `test:rl:${Math.random()}`), close: async () => void redis.disconnect() }
 		},
 	],
