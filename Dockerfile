@@ -1,5 +1,5 @@
 # Build: compile better-sqlite3, generate Prisma clients, build the app.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
 	&& rm -rf /var/lib/apt/lists/*
@@ -7,13 +7,17 @@ COPY package.json package-lock.json prisma.config.ts ./
 COPY prisma ./prisma
 COPY app/config/database-url.ts ./app/config/
 COPY app/data/driver-adapter.server.ts ./app/data/
-COPY scripts/db-generate.mjs scripts/prisma-runtime-patch.mjs ./scripts/
-RUN npm ci --no-audit --no-fund
+COPY scripts/db-generate.mjs scripts/install.mjs ./scripts/
+RUN node scripts/install.mjs ci
 COPY . .
-RUN npm run build && npm prune --omit=dev
+# Then only what runs is kept: no dev dependencies (Prisma 7's generator, tsx, the test stack),
+# and not the pinned Node package either (scripts/install.mjs): this image's own Node 24 runs the
+# store, and better-sqlite3 was compiled against that release's headers, the same ABI.
+RUN npm run build && npm prune --omit=dev && rm -rf node_modules/node-linux-* node_modules/.bin/node
 
-# Run: the built app, production dependencies (tsx, prisma included), no compilers.
-FROM node:20-bookworm-slim
+# Run: the built app (server, init and diagnose as JavaScript), production dependencies (the
+# Prisma 6.19 CLI that migrations need included), no compilers, no TypeScript loader.
+FROM node:24-bookworm-slim
 WORKDIR /app
 # /data is the one folder the node user can write: mount a volume there. The database and disk
 # uploads both live in it (or set UPLOAD_STORAGE=s3). See docs/deployment.md.

@@ -31,7 +31,6 @@ import { log, routeConsoleToLog } from '../app/log/logger.server'
 import { requestLogging } from '../app/log/request-log.server'
 import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
 import { drainOnSignal, listen } from './lib/lifecycle'
-import { serveOnNodePrototypes } from './lib/node-prototypes'
 import { directRoutes } from './lib/direct-routes'
 import { partitionedRequestHandler } from './lib/route-partitions'
 
@@ -95,9 +94,6 @@ function staticFiles(dir: string, options: { maxAge: number; immutable?: boolean
 
 const app = express()
 app.disable('x-powered-by')
-// Requests keep Node's own prototypes: Express's swap made what each request allocates outlive
-// young collections (scripts/lib/node-prototypes.ts, docs/decisions/062).
-app.use(serveOnNodePrototypes(app))
 // Before every step that can answer or log, so every line logged for a request (refusals included)
 // carries its id, and every answer echoes it.
 app.use(requestLogging())
@@ -188,7 +184,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal
 
 try {
 	const port = await listen(server, config.port, config.host)
-	log.info(`[store] listening on http://localhost:${port} (${config.nodeEnv})`)
+	log.info(`[store] listening on http://localhost:${port} (${config.nodeEnv}, Node ${process.version})`)
 	// The outbox worker lives in the app's build (one copy of its modules); its entry exports the start.
 	const entry = (typeof build === 'function' ? await build() : build).entry.module as { startBackgroundWork?: () => Promise<{ stop(): Promise<unknown> }> }
 	background = await entry.startBackgroundWork?.()

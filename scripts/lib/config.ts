@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { type Config, ConfigError, getConfig } from '../../app/config/env.server'
 import { getDb } from '../../app/data/db.server'
+import { unsupportedNode } from '../../app/config/node-runtime.server'
 import { rememberSecretsFromEnvironment } from '../../app/log/logger.server'
 import { checkStoredSecrets, unreadableSecretsMessage } from '../../app/security/stored-secrets.server'
 
@@ -9,10 +10,16 @@ export type Report = { info: (line: string) => void; error: (line: string) => vo
 const toConsole: Report = { info: (line) => console.log(line), error: (line) => console.error(line) }
 
 /**
- * Reads .env (real environment variables win), parses the configuration once,
- * and exits non-zero with the refusal (never a secret's value) when it is bad.
+ * Refuses a Node older than package.json's engines, reads .env (real environment variables
+ * win), parses the configuration once, and exits non-zero with the refusal (never a secret's
+ * value) when it is bad.
  */
 export function loadConfigOrExit(tag: string, report: Report = toConsole) {
+	const tooOld = unsupportedNode()
+	if (tooOld) {
+		report.error(`[${tag}] ${tooOld}`)
+		process.exit(1)
+	}
 	if (existsSync('.env')) process.loadEnvFile('.env')
 	// The secrets .env brought are replaced in every log line from here on [R13].
 	rememberSecretsFromEnvironment()

@@ -21,6 +21,7 @@ import { secretOf, unusedTotp } from '../helpers/totp.ts'
 import { startPrivatePostgres } from '../helpers/private-postgres.ts'
 import { privateRedis } from '../helpers/redis.ts'
 import { linesWithStacks, logMessages } from './support/server-log.ts'
+import { requiredNodeMajor } from '../../app/config/node-runtime.server.ts'
 
 test.describe.configure({ mode: 'parallel' })
 
@@ -132,8 +133,11 @@ test('production starts with a strong AUTH_SECRET [R10]', async () => {
 				timeout: 20_000,
 				message: 'waiting for "listening"',
 			})
-			.toMatch(/\[store\] listening on http:\/\/\S+:\d+ \(production\)/)
+			.toMatch(/\[store\] listening on http:\/\/\S+:\d+ \(production, Node v\d+\.\d+\.\d+\)/)
 		expect(child.exitCode).toBeNull()
+		// The server runs on the Node package.json's engines names, not an older one.
+		const [, major] = /\(production, Node v(\d+)\./.exec(output.stdout)!
+		expect(Number(major)).toBeGreaterThanOrEqual(requiredNodeMajor())
 		expect(output.stdout + output.stderr).not.toContain(secret)
 		expect(output.stderr).not.toContain('[rule:')
 	} finally {
