@@ -1,4 +1,5 @@
-import type { Writable } from 'node:stream'
+import { PassThrough } from 'node:stream'
+import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
 import { type ActionFunctionArgs, type EntryContext, type LoaderFunctionArgs, type RouterContextProvider, ServerRouter } from 'react-router'
 import { getConfig } from './config/env.server'
@@ -36,42 +37,6 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
 	log.error({ err: error, method: request.method, path: loggablePath(new URL(request.url).pathname) }, '[store] a route failed')
 }
 
-/**
- * Where React writes a page that is sent whole: its chunks, kept until the page ends, then one
- * buffer. React only calls write (bytes, and a string now and then), end, on and destroy on it,
- * so it is a plain object rather than a stream.Writable: a Writable costs a callback and a state
- * update per 2 KB chunk, and emits 'close' once finished, which React answers by building an
- * Error to abort a render already done, on every page (docs/decisions/060). A page React gives
- * up on (destroy) fails its request instead of leaving it unanswered.
- */
-export function pageSink({ done, failed }: { done: (body: Buffer<ArrayBuffer>) => void; failed: (error: unknown) => void }) {
-	const chunks: Uint8Array[] = []
-	let settled = false
-	const sink = {
-		write(chunk: Uint8Array | string) {
-			if (!settled) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
-			return true
-		},
-		end() {
-			if (settled) return
-			settled = true
-			const body = Buffer.concat(chunks)
-			chunks.length = 0
-			done(body)
-		},
-		destroy(error?: unknown) {
-			if (settled) return
-			settled = true
-			chunks.length = 0
-			failed(error ?? new Error('The page could not be rendered.'))
-		},
-		on() {
-			return sink
-		},
-	}
-	return sink as unknown as Writable
-}
-
 export default function handleRequest(
 	request: Request,
 	responseStatusCode: number,
@@ -80,11 +45,13 @@ export default function handleRequest(
 	loadContext: RouterContextProvider,
 ) {
 	const nonce = loadContext.get(nonceContext)
+	// React Router's own Node entry (its template), with every page sent once it is complete (the
+	// template's path for crawlers): what a page shows is loaded before it renders, so there is
+	// nothing to stream, and a page that fails while rendering can still answer 500.
 	return new Promise<Response>((resolve, reject) => {
 		let shellRendered = false
-		// Aborts a render that has not finished after the timeout. Cleared once the page is
-		// complete: a pending timer keeps the whole render (request, data, stream) alive for 6 s,
-		// which under load held thousands of finished pages in memory (500+ MB RSS).
+		// Aborts a render that has not finished after the timeout; cleared once the page is sent:
+		// a pending timer keeps the whole render (request, data, stream) alive until it fires.
 		let timeout: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1_000)
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceProvider value={nonce}>
@@ -92,29 +59,20 @@ export default function handleRequest(
 			</NonceProvider>,
 			{
 				nonce,
-				// Every page is sent whole, once everything in it is ready: what a page shows is
-				// loaded before it renders, so streaming would only split the same bytes into more
-				// chunks through three streams (see docs/performance.md). One buffer, with its length.
 				onShellReady() {
 					shellRendered = true
 				},
 				onAllReady() {
-					pipe(
-						pageSink({
-							done(body) {
-								clearTimeout(timeout)
-								timeout = undefined
-								responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-								responseHeaders.set('Content-Length', String(body.byteLength))
-								resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }))
-							},
-							failed(error) {
-								clearTimeout(timeout)
-								timeout = undefined
-								reject(error)
-							},
-						}),
-					)
+					const body = new PassThrough({
+						final(callback) {
+							clearTimeout(timeout)
+							timeout = undefined
+							callback()
+						},
+					})
+					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+					pipe(body)
+					resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
 				},
 				onShellError(error: unknown) {
 					clearTimeout(timeout)

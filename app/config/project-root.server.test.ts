@@ -25,7 +25,7 @@ describe('the project folder, for files init reads wherever its code was bundled
 		mkdirSync(inner, { recursive: true })
 		writeFileSync(path.join(project, 'package.json'), '{}')
 		writeFileSync(path.join(project, 'prisma.config.ts'), '')
-		writeFileSync(path.join(project, 'node_modules/some-package/package.json'), '{}')
+		writeFileSync(path.join(inner, '..', 'package.json'), '{}')
 		expect(findProjectRoot(inner)).toBe(project)
 	})
 
