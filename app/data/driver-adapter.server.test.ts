@@ -1,74 +1,27 @@
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { migrateDatabase } from '../../scripts/lib/migrate'
 import { createDb } from './db.server'
-import { reuseStatements } from './driver-adapter.server'
+import { SQLITE_BUSY_TIMEOUT_MS } from './driver-adapter.server'
 
-type Connection = Parameters<typeof reuseStatements>[0] & { close(): void }
-const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => Connection
-
-/** A connection whose compiles are counted (by SQL text), statements reused as the store's are. */
-function countedConnection(size?: number) {
-	const client = new Database(':memory:')
-	const compiled = new Map<string, number>()
-	const prepare = client.prepare.bind(client)
-	client.prepare = (source: string, ...rest: unknown[]) => {
-		compiled.set(source, (compiled.get(source) ?? 0) + 1)
-		return prepare(source, ...rest)
-	}
-	reuseStatements(client, size)
-	return { client, compiled }
-}
-
-describe('reused SQLite statements', () => {
-	const dir = mkdtempSync(join(tmpdir(), 'store-statements-'))
+describe('the SQLite connection the store opens', () => {
+	const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'))
 	afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-	it('compiles a statement once and runs it with each call’s own parameters, as Prisma’s adapter calls it', () => {
-		const { client, compiled } = countedConnection()
-		client.prepare('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)').run()
-		const insert = 'INSERT INTO t (id, name) VALUES (?, ?)'
-		for (const [id, name] of [
-			[1, 'one'],
-			[2, 'two'],
-			[3, 'three'],
-		] as const) {
-			client.prepare(insert).bind([id, name]).run()
+	it('is tuned for a web server: WAL, synchronous NORMAL, and a writer waits for the lock', async () => {
+		const url = `file:${join(dir, 'tuned.db')}`
+		const db = createDb(url)
+		try {
+			const pragma = async (name: string) => Object.values((await db.$queryRawUnsafe<Record<string, unknown>[]>(`PRAGMA ${name}`))[0]!)[0]
+			expect(await pragma('journal_mode')).toBe('wal')
+			// 1 is NORMAL (2 would be FULL, SQLite's default).
+			expect(Number(await pragma('synchronous'))).toBe(1)
+			expect(Number(await pragma('busy_timeout'))).toBe(SQLITE_BUSY_TIMEOUT_MS)
+		} finally {
+			await db.$disconnect()
 		}
-		const select = 'SELECT name FROM t WHERE id >= ? ORDER BY id'
-		const read = (from: number) => client.prepare(select).bind([from]).raw().all()
-		expect(read(2)).toEqual([['two'], ['three']])
-		expect(read(3)).toEqual([['three']])
-		expect(client.prepare(select).reader).toBe(true)
-		expect(client.prepare(insert).reader).toBe(false)
-		expect(compiled.get(insert)).toBe(1)
-		expect(compiled.get(select)).toBe(1)
-		client.close()
-	})
-
-	it('runs a statement without parameters (BEGIN, COMMIT) and leaves better-sqlite3’s own helpers working', () => {
-		const { client } = countedConnection()
-		client.prepare('CREATE TABLE t (id INTEGER PRIMARY KEY)').run()
-		client.prepare('BEGIN').run()
-		client.prepare('INSERT INTO t (id) VALUES (?)').bind([7]).run()
-		client.prepare('ROLLBACK').run()
-		expect(client.prepare('SELECT COUNT(*) FROM t').raw().all()).toEqual([[0]])
-		// pragma() prepares with arguments of its own: those get a statement of their own.
-		expect(client.pragma('user_version')).toEqual([{ user_version: 0 }])
-		client.close()
-	})
-
-	it('keeps at most the cache’s size of statements, dropping the oldest first', () => {
-		const { client, compiled } = countedConnection(2)
-		const sql = (n: number) => `SELECT ${n}`
-		for (const n of [1, 2, 3, 1]) client.prepare(sql(n)).raw().all()
-		expect(compiled.get(sql(1))).toBe(2)
-		client.prepare(sql(3)).raw().all()
-		expect(compiled.get(sql(3))).toBe(1)
-		client.close()
 	})
 
 	it('answers each query of the store’s client with its own rows, and a rolled-back transaction writes nothing', async () => {

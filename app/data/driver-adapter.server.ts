@@ -30,89 +30,23 @@ export function sqliteFile(url: string) {
 	return resolve(url.slice('file:'.length))
 }
 
-type Statement = {
-	reader: boolean
-	bind(params: unknown): Statement
-	run(...params: unknown[]): unknown
-	all(...params: unknown[]): unknown[]
-	columns(): unknown[]
-	raw(on?: boolean): Statement
-}
-type Connection = { pragma(source: string): unknown; prepare(source: string, ...rest: unknown[]): Statement }
-
-/** Distinct statements kept compiled per connection: the store's queries are a few hundred. */
-export const STATEMENT_CACHE_SIZE = 500
-
 /**
- * A statement handed to Prisma's adapter: the cached compiled statement, with the parameters of
- * this one call. The adapter binds each statement once (`prepare(sql).bind(params)`), which
- * better-sqlite3 allows once per statement object; this passes them to each call instead.
- */
-class Reused {
-	readonly reader: boolean
-	#params: unknown = undefined
-	constructor(private readonly statement: Statement) {
-		this.reader = statement.reader
-	}
-	bind(params: unknown) {
-		this.#params = params
-		return this
-	}
-	#call<T>(run: (...params: unknown[]) => T): T {
-		return this.#params === undefined ? run() : run(this.#params)
-	}
-	run() {
-		return this.#call((...params) => this.statement.run(...params))
-	}
-	columns() {
-		return this.statement.columns()
-	}
-	raw() {
-		this.statement.raw(true)
-		return { all: () => this.#call((...params) => this.statement.all(...params)) }
-	}
-}
-
-/**
- * Keeps each SQL text's compiled statement for the next call (least recently added dropped
- * first). Prisma's adapter prepares every statement anew: compiling it was 6-8% of a checkout's
- * and of a provider event's CPU. Calls with more arguments than the SQL (better-sqlite3's own
- * helpers, such as pragma) get a fresh statement as before. SQLite recompiles a kept statement
- * itself when the schema changes.
- */
-export function reuseStatements(client: Connection, size = STATEMENT_CACHE_SIZE) {
-	const prepare = client.prepare.bind(client)
-	const kept = new Map<string, Statement>()
-	client.prepare = (source: string, ...rest: unknown[]) => {
-		if (rest.length > 0) return prepare(source, ...rest)
-		let statement = kept.get(source)
-		if (!statement) {
-			statement = prepare(source)
-			if (kept.size >= size) kept.delete(kept.keys().next().value as string)
-			kept.set(source, statement)
-		}
-		return new Reused(statement) as unknown as Statement
-	}
-}
-
-/**
- * The embedded database tuned for a web server (docs/decisions/014-sqlite-wal.md), set on the
- * connection as it opens, before any query: WAL lets reads go on during a write and commits
- * with one sync instead of several; synchronous=NORMAL syncs at checkpoints (a power cut may
- * lose the last commits, never the database); writers wait up to 5 s for the lock.
+ * The embedded database tuned for a web server (docs/decisions/014-sqlite-wal.md), through the
+ * adapter's public options and its connection's own `executeScript`, as it opens and before any
+ * query: WAL lets reads go on during a write and commits with one sync instead of several;
+ * synchronous=NORMAL syncs at checkpoints (a power cut may lose the last commits, never the
+ * database); writers wait up to 5 s for the lock (better-sqlite3's `timeout`).
  */
 function tunedSqlite(url: string) {
 	class TunedSqlite extends sqliteAdapter().PrismaBetterSqlite3 {
 		override async connect() {
 			const adapter = await super.connect()
-			const client = (adapter as unknown as { client?: Connection }).client
-			if (!client) throw new Error('The SQLite adapter no longer exposes its connection; update TunedSqlite')
-			client.pragma('journal_mode = WAL')
-			client.pragma('synchronous = NORMAL')
-			client.pragma('busy_timeout = 5000')
-			reuseStatements(client)
+			await adapter.executeScript('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;')
 			return adapter
 		}
 	}
-	return new TunedSqlite({ url })
+	return new TunedSqlite({ url, timeout: SQLITE_BUSY_TIMEOUT_MS })
 }
+
+/** How long a SQLite writer waits for another's lock before it gives up (SQLITE_BUSY). */
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000

@@ -3,7 +3,7 @@ import { vi } from 'vitest'
 import type { Db } from '../../app/data/db.server'
 
 type Statement = { source: string }
-type StatementMethods = Record<'all' | 'get' | 'run' | 'iterate', (...args: unknown[]) => unknown>
+type StatementMethods = Record<'all' | 'get' | 'run' | 'iterate' | 'bind', (...args: unknown[]) => unknown>
 const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => { prepare(sql: string): StatementMethods; close(): void }
 /** The prototype of better-sqlite3's statements, which Prisma's SQLite adapter runs every query through. */
 const statementPrototype = (() => {
@@ -23,12 +23,22 @@ export type Plan = { sql: string; plan: string[] }
  */
 export async function plansOf(db: Db, work: () => Promise<unknown>): Promise<Plan[]> {
 	const ran: Array<{ sql: string; args: unknown[] }> = []
-	// Each call is recorded with the statement it ran on (its `this`) and its arguments.
+	// Each call is recorded with the statement it ran on (its `this`) and its arguments: those it
+	// was called with, or those bound to it first (Prisma's adapter binds, then runs).
+	const bind = vi.spyOn(statementPrototype, 'bind')
 	const spies = (['all', 'get', 'run', 'iterate'] as const).map((method) => vi.spyOn(statementPrototype, method))
 	try {
 		await work()
-		for (const spy of spies) spy.mock.contexts.forEach((statement, i) => ran.push({ sql: (statement as Statement).source, args: spy.mock.calls[i] ?? [] }))
+		const bound = new Map<unknown, unknown[]>()
+		bind.mock.contexts.forEach((statement, i) => bound.set(statement, bind.mock.calls[i] ?? []))
+		for (const spy of spies) {
+			spy.mock.contexts.forEach((statement, i) => {
+				const args = spy.mock.calls[i] ?? []
+				ran.push({ sql: (statement as Statement).source, args: args.length > 0 ? args : (bound.get(statement) ?? []) })
+			})
+		}
 	} finally {
+		bind.mockRestore()
 		for (const spy of spies) spy.mockRestore()
 	}
 	const explained: Plan[] = []
