@@ -1,31 +1,29 @@
 import { PassThrough } from 'node:stream'
-import { createReadableStreamFromReadable } from '@react-router/node'
+import { buffer } from 'node:stream/consumers'
 import { renderToPipeableStream } from 'react-dom/server'
 import { type ActionFunctionArgs, type EntryContext, type LoaderFunctionArgs, type RouterContextProvider, ServerRouter } from 'react-router'
 import { getConfig } from './config/env.server'
 import { log } from './log/logger.server'
-import { startDatabaseCheckpoints, startMailWorker } from './repositories.server'
+import { startDatabaseCheckpoints, startEventWorker, startMailWorker } from './repositories.server'
 import { loggablePath } from './log/request-log.server'
 import { nonceContext } from './security/http.server'
 import { NonceProvider } from './ui/nonce'
 
-/** What the server serves directly, read off this entry (scripts/lib/direct-routes.ts). */
-export { directHandlers } from './direct-handlers.server'
-export { directRequestOfNode } from './direct.server'
-
 export const streamTimeout = 5_000
 
 /**
- * Work the server runs beside requests: the outbox worker that sends mail, when sending is
- * configured, and on SQLite the thread that checkpoints the database. scripts/server.ts starts
- * them once listening and stops them while draining.
+ * Work the server runs beside requests: the event worker that applies provider events, the
+ * outbox worker that sends mail (when sending is configured), and on SQLite the thread that
+ * checkpoints the database. scripts/server.ts starts them once listening and stops them while
+ * draining.
  */
 export async function startBackgroundWork() {
 	const config = getConfig()
+	const events = await startEventWorker({ warn: (line) => log.warn(line), error: (line) => log.error(line) })
 	const mail = await startMailWorker(config)
 	if (mail) log.info('[email] sending mail from the outbox')
 	const checkpoints = await startDatabaseCheckpoints(config, (message) => log.warn(`[db] a background checkpoint failed: ${message}`))
-	return { stop: async () => void (await Promise.all([mail?.stop(), checkpoints?.stop()])) }
+	return { stop: async () => void (await Promise.all([events.stop(), mail?.stop(), checkpoints?.stop()])) }
 }
 
 /**
@@ -45,14 +43,18 @@ export default function handleRequest(
 	loadContext: RouterContextProvider,
 ) {
 	const nonce = loadContext.get(nonceContext)
-	// React Router's own Node entry (its template), with every page sent once it is complete (the
-	// template's path for crawlers): what a page shows is loaded before it renders, so there is
+	// React Router's Node entry, with every page sent once it is complete, as one body with its
+	// length (docs/decisions/050): what a page shows is loaded before it renders, so there is
 	// nothing to stream, and a page that fails while rendering can still answer 500.
 	return new Promise<Response>((resolve, reject) => {
 		let shellRendered = false
-		// Aborts a render that has not finished after the timeout; cleared once the page is sent:
-		// a pending timer keeps the whole render (request, data, stream) alive until it fires.
+		// Aborts a render that has not finished after the timeout; cleared once the page is
+		// complete: a pending timer keeps the whole render (request, data, stream) alive until it fires.
 		let timeout: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1_000)
+		const settle = () => {
+			clearTimeout(timeout)
+			timeout = undefined
+		}
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceProvider value={nonce}>
 				<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
@@ -63,19 +65,23 @@ export default function handleRequest(
 					shellRendered = true
 				},
 				onAllReady() {
-					const body = new PassThrough({
-						final(callback) {
-							clearTimeout(timeout)
-							timeout = undefined
-							callback()
+					const page = new PassThrough()
+					pipe(page)
+					buffer(page).then(
+						(body) => {
+							settle()
+							responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+							responseHeaders.set('Content-Length', String(body.byteLength))
+							resolve(new Response(body, { headers: responseHeaders, status: responseStatusCode }))
 						},
-					})
-					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-					pipe(body)
-					resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
+						(error: unknown) => {
+							settle()
+							reject(error)
+						},
+					)
 				},
 				onShellError(error: unknown) {
-					clearTimeout(timeout)
+					settle()
 					reject(error)
 				},
 				onError(error: unknown) {
