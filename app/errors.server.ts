@@ -1,5 +1,3 @@
-import { type DirectAnswer, responseOf } from './direct.server'
-
 /**
  * A refusal a shopper or operator can act on: a status for the response and a message
  * for the page, optionally tied to one form field. Thrown by domain code, turned into a
@@ -39,12 +37,7 @@ export type ErrorBody = { code: string; message: string }
 export const errorBody = (code: string, message: string): ErrorBody => ({ code, message })
 
 export function jsonError(status: number, code: string, message: string, headers: Record<string, string> = {}) {
-	return responseOf(jsonErrorAnswer(status, code, message, headers))
-}
-
-/** jsonError's answer, for a direct route (app/direct.server.ts). */
-export function jsonErrorAnswer(status: number, code: string, message: string, headers: Record<string, string> = {}): DirectAnswer {
-	return jsonAnswer(errorBody(code, message), { status, headers: { 'Cache-Control': 'no-store', ...headers } })
+	return jsonResponse(errorBody(code, message), { status, headers: { 'Cache-Control': 'no-store', ...headers } })
 }
 
 /**
@@ -54,11 +47,7 @@ export function jsonErrorAnswer(status: number, code: string, message: string, h
  * stream per response (about 8% of a provider-event delivery's CPU). Large bodies are still
  * compressed.
  */
-export function jsonResponse(body: unknown, options: { status?: number; headers?: Record<string, string> } = {}) {
-	return responseOf(jsonAnswer(body, options))
-}
-
-/** jsonResponse's answer, for a direct route. */
-export function jsonAnswer(body: unknown, { status = 200, headers = {} }: { status?: number; headers?: Record<string, string> } = {}): DirectAnswer {
-	return { status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) }
+export function jsonResponse(body: unknown, { status = 200, headers = {} }: { status?: number; headers?: Record<string, string> } = {}) {
+	const text = JSON.stringify(body)
+	return new Response(text, { status, headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)), ...headers } })
 }

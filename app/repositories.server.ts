@@ -16,8 +16,8 @@ import { customerOrdersRepository, ordersRepository } from './orders/orders.serv
 import { checkoutConnections } from './payments/connections.server'
 import { shippingTable } from './shipping/shipping.server'
 import { adminShippingRepository } from './shipping/admin-shipping.server'
-import { receiveDelivery } from './payments/events/receive.server'
-import type { DirectRequest } from './direct.server'
+import { receiveEvent } from './payments/events/receive.server'
+import { eventWorker } from './payments/events/worker.server'
 import { refundPayment, startOrderPayment } from './payments/payments.server'
 import { registerSignInHooks } from './auth/sign-in-hooks.server'
 import { runtimeScope, viewerScope } from './data/scope'
@@ -87,7 +87,7 @@ function checkoutFor(viewer: Viewer, db: Db) {
 export function runtimeRepositories(db: Db = getDb()) {
 	return {
 		events: {
-			receive: async (handle: string, request: DirectRequest) => receiveDelivery(await runtimeScope(db), { handle, request }),
+			receive: async (handle: string, request: Request) => receiveEvent(await runtimeScope(db), { handle, request }),
 		},
 	}
 }
@@ -119,6 +119,11 @@ export async function startMailWorker(config: Config, db: Db = getDb()) {
 	if (!config.email) return null
 	const transport = await smtpTransport(config.email)
 	return mailWorker({ db, transport, from: config.email.from, messageIdHost: new URL(config.appUrl).hostname, renderers: mailRenderers(db) }).start()
+}
+
+/** The server's event worker: applies the provider events the intake kept (scripts/server.ts starts and stops it). */
+export async function startEventWorker(log: { warn: (line: string) => void; error: (line: string) => void }, db: Db = getDb()) {
+	return eventWorker({ scope: await runtimeScope(db), log }).start()
 }
 
 /**

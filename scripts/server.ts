@@ -31,7 +31,6 @@ import { log, routeConsoleToLog } from '../app/log/logger.server'
 import { requestLogging } from '../app/log/request-log.server'
 import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
 import { drainOnSignal, listen } from './lib/lifecycle'
-import { directRoutes } from './lib/direct-routes'
 import { partitionedRequestHandler } from './lib/route-partitions'
 
 if (process.argv.includes('--help')) {
@@ -155,9 +154,6 @@ const getLoadContext = (_req: express.Request, res: express.Response) => {
 	context.set(rateLimitContext, (res.locals.rateLimit as Decision | undefined) ?? null)
 	return context
 }
-// Resource routes that asked for it (provider events) skip React Router's request pipeline: the
-// same route module, called directly after every step above (scripts/lib/direct-routes.ts).
-app.use(directRoutes({ build, getLoadContext }))
 // One React Router handler per first path segment, each over the routes that segment can
 // match (scripts/lib/route-partitions.ts): the same answers, a fraction of the per-request work.
 app.all(

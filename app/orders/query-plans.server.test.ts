@@ -11,7 +11,7 @@ import { placeOrder } from './checkout.server'
 import { dashboardRepository } from './dashboard.server'
 import { customerOrdersRepository, ordersRepository } from './orders.server'
 import { adminConnectionsRepository } from '../payments/admin-connections.server'
-import { receiveEvent } from '../payments/events/receive.server'
+import { deliverAndApply } from '../../tests/helpers/event-delivery'
 import { unverifiedScope } from '../data/scope'
 
 const STRIPE = 'qp-stripe'
@@ -97,11 +97,11 @@ describe('what a sale, its payment events and its Order pages read, on SQLite', 
 		return { orderId: order.id, sessionId, paymentIntentId }
 	}
 	async function deliver(payload: string) {
-		const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
+		const delivered = await deliverAndApply(unverifiedScope(t.db, t.storeId), {
 			handle: STRIPE,
 			request: stripeRequest(`http://store.test/api/events/${STRIPE}`, payload, stripeSignature(payload, secret)),
 		})
-		return ((await response.json()) as { outcome: string }).outcome
+		return delivered.outcome
 	}
 
 	it("places an Order without reading the Store's other Orders, carts or stock", async () => {
@@ -165,11 +165,12 @@ describe('what a sale, its payment events and its Order pages read, on SQLite', 
 		}
 		let outcome = ''
 		const plans = await plansOf(t.db, async () => {
-			const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
-				handle: BANK,
-				request: genericRequest(`http://store.test/api/events/${BANK}`, body, bankSecret),
-			})
-			outcome = ((await response.json()) as { outcome: string }).outcome
+			outcome = (
+				await deliverAndApply(unverifiedScope(t.db, t.storeId), {
+					handle: BANK,
+					request: genericRequest(`http://store.test/api/events/${BANK}`, body, bankSecret),
+				})
+			).outcome
 		})
 		expect(outcome).toBe('applied')
 		expect(walks(plans)).toEqual([])

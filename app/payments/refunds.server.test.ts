@@ -13,7 +13,7 @@ import { unverifiedScope } from '../data/scope'
 import type { AdminViewer } from '../data/viewer'
 import { adminRepositoriesFor } from '../repositories.server'
 import { connectionScope, sealSecret } from '../security/secret-box.server'
-import { receiveEvent } from './events/receive.server'
+import { deliverAndApply } from '../../tests/helpers/event-delivery'
 
 /** This file's own Connection: other test files share the database. */
 const HANDLE = 'rf-stripe'
@@ -42,12 +42,12 @@ describe.each(PROVIDERS)('card refunds through Stripe on %s', (provider) => {
 	})
 
 	async function deliver(payload: string) {
-		const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
+		const delivered = await deliverAndApply(unverifiedScope(t.db, t.storeId), {
 			handle: HANDLE,
 			request: stripeRequest(`http://store.test/api/events/${HANDLE}`, payload, stripeSignature(payload, webhookSecret)),
 		})
-		expect(response.status).toBe(200)
-		return (await response.json()) as { outcome: string }
+		expect(delivered.status).toBe(200)
+		return delivered
 	}
 	/** A 50.00 USD card Order whose Checkout Session the store recorded; paid through it unless `paid` is false. */
 	async function cardOrder({ paid = true, intent = `pi_${randomUUID().replaceAll('-', '')}` } = {}) {

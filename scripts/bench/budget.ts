@@ -283,10 +283,10 @@ export async function benchBudget(options: Options) {
 			},
 		])
 		console.log(
-			'\nprovider event ingest (each event delivered 10 times, shuffled, 10 at a time; handler: called in this process; HTTP: POSTed to the built server)\n',
+			'\nprovider events (intake: each event delivered 10 times, shuffled, 10 at a time, through the handler in this process or POSTed to the built server, whose worker applies them; apply: the event worker over events kept)\n',
 		)
 		console.table(ingest)
-		const ingestRate = (engine: string, path: string) => ingest.find((row) => row.engine === engine && row.path === path)?.['events/s']
+		const ingestRate = (engine: string, path: string) => ingest.find((row) => row.engine === engine && row.path === path)?.['per s']
 
 		const line = [
 			`page/baseline=${pairedRatio(reqs(pageRows.home.store), reqs(pageRows.home.baseline))}`,
@@ -310,10 +310,12 @@ export async function benchBudget(options: Options) {
 			`checkout_p50_ms=${checkout['p50 ms']}(${engine})`,
 			`pg_checkouts_${bursts.at}_errors=${bursts.errors}`,
 			`pg_orders_per_s=${bursts.ordersPerSecond}`,
-			`ingest_sqlite_per_s=${ingestRate('SQLite', 'handler')}`,
-			`ingest_pg_per_s=${ingestRate('PostgreSQL', 'handler')}`,
-			`ingest_http_sqlite_per_s=${ingestRate('SQLite', 'HTTP')}`,
-			`ingest_http_pg_per_s=${ingestRate('PostgreSQL', 'HTTP')}`,
+			`ingest_sqlite_per_s=${ingestRate('SQLite', 'intake, handler')}`,
+			`ingest_pg_per_s=${ingestRate('PostgreSQL', 'intake, handler')}`,
+			`ingest_http_sqlite_per_s=${ingestRate('SQLite', 'intake, HTTP')}`,
+			`ingest_http_pg_per_s=${ingestRate('PostgreSQL', 'intake, HTTP')}`,
+			`apply_sqlite_per_s=${ingestRate('SQLite', 'apply')}`,
+			`apply_pg_per_s=${ingestRate('PostgreSQL', 'apply')}`,
 			`ingest_double_applies=${ingest.reduce((sum, row) => sum + row['double applies'], 0)}`,
 		].join(' ')
 		return { line }

@@ -47,6 +47,30 @@ function deliver(payload: string, secret = process.env.E2E_STRIPE_WEBHOOK_SECRET
 	})
 }
 
+/**
+ * What the event worker made of an event, as Store Admin's inbox shows it (`data-outcome` of its
+ * row), once it is no longer waiting: the intake only keeps and answers.
+ */
+async function appliedOutcome(admin: Page, payload: string) {
+	const id = (JSON.parse(payload) as { id: string }).id
+	const row = admin.getByTestId('events').getByRole('row').filter({ hasText: id })
+	let outcome: string | null = null
+	await expect(async () => {
+		await admin.goto('/admin/events')
+		outcome = await row.getAttribute('data-outcome', { timeout: 1_000 })
+		expect(outcome).not.toBe('received')
+	}).toPass({ timeout: 15_000 })
+	return outcome
+}
+
+/** Reloads `page` until its Order shows `status`: the event worker applies an event just after it is answered. */
+async function untilStatus(page: Page, status: string) {
+	await expect(async () => {
+		await page.reload()
+		await expect(page.getByTestId('order-status')).toHaveText(status, { timeout: 1_000 })
+	}).toPass({ timeout: 15_000 })
+}
+
 async function signInAsAdmin(page: Page, path: string) {
 	await page.goto(`/sign-in?redirectTo=${encodeURIComponent(path)}`)
 	await submitSignInForm(page, ADMIN_EMAIL, ADMIN_PASSWORD)
@@ -69,9 +93,9 @@ test('a verified Stripe event pays the Order; the inbox shows it; replay changes
 
 	const delivered = await deliver(payload)
 	expect(delivered.status).toBe(200)
-	expect(await delivered.json()).toMatchObject({ received: true, duplicate: false, outcome: 'applied' })
-	await page.reload()
-	await expect(page.getByTestId('order-status')).toHaveText('Paid')
+	// Verified, kept and answered; the event worker applies it.
+	expect(await delivered.json()).toMatchObject({ received: true, duplicate: false, outcome: 'received' })
+	await untilStatus(page, 'Paid')
 
 	const operator = await browser.newContext()
 	const admin = await operator.newPage()
@@ -97,12 +121,12 @@ test('events that do not reconcile move nothing and show as review or conflict, 
 	const crossed = await buyByCard(page)
 
 	// One cent for a 16.00 Order, through its own Session: held for review.
-	const cent = await deliver(stripeEvents.sessionCompleted({ ...short, amount: 1 }))
-	expect(await cent.json()).toMatchObject({ outcome: 'review' })
+	const cent = stripeEvents.sessionCompleted({ ...short, amount: 1 })
+	expect((await deliver(cent)).status).toBe(200)
 	// A refund of the second Order's payment whose metadata names the first: a conflict.
 	await deliver(stripeEvents.sessionCompleted({ ...crossed, amount: 1600, paid: false }))
-	const conflict = await deliver(stripeEvents.chargeRefunded({ paymentIntentId: crossed.paymentIntentId, amountRefunded: 1600, orderId: short.orderId }))
-	expect(await conflict.json()).toMatchObject({ outcome: 'conflict' })
+	const conflict = stripeEvents.chargeRefunded({ paymentIntentId: crossed.paymentIntentId, amountRefunded: 1600, orderId: short.orderId })
+	expect((await deliver(conflict)).status).toBe(200)
 	// A signed body that is not JSON: refused with 400, counted.
 	const garbage = await deliver('{"id":"evt_not_json"')
 	expect(garbage.status).toBe(400)
@@ -116,6 +140,8 @@ test('events that do not reconcile move nothing and show as review or conflict, 
 	const operator = await browser.newContext()
 	const admin = await operator.newPage()
 	await signInAsAdmin(admin, '/admin/events')
+	expect(await appliedOutcome(admin, cent)).toBe('review')
+	expect(await appliedOutcome(admin, conflict)).toBe('conflict')
 	const events = admin.getByTestId('events')
 	await expect(
 		events.locator('tr[data-outcome="review"]').filter({ hasText: `Order #${short.number}: amount short: 1 USD minor units paid of 1600` }),
@@ -142,18 +168,20 @@ test('a card Order is refunded through Stripe from its admin page: Stripe gets o
 }) => {
 	expect(customer.email).toContain('@')
 	const order = await buyByCard(page)
-	expect(await (await deliver(stripeEvents.sessionCompleted({ ...order, amount: 1600 }))).json()).toMatchObject({ outcome: 'applied' })
+	const payment = stripeEvents.sessionCompleted({ ...order, amount: 1600 })
+	expect((await deliver(payment)).status).toBe(200)
 
 	const operator = await browser.newContext()
 	const admin = await operator.newPage()
-	await signInAsAdmin(admin, `/admin/orders/${order.number}`)
+	await signInAsAdmin(admin, '/admin/events')
+	expect(await appliedOutcome(admin, payment)).toBe('applied')
+	await admin.goto(`/admin/orders/${order.number}`)
 	const form = admin.getByTestId('refund-form')
 	await form.getByLabel(/Amount/).fill('6.00')
 	await form.getByLabel('Yes, refund this amount to the card').check()
 	await form.getByRole('button', { name: 'Refund through Stripe' }).click()
 	await expect(admin.getByTestId('flash')).toContainText('Refunded through Stripe and recorded.')
 	await expect(admin.getByTestId('order-timeline')).toContainText('Refunded through the provider: $6.00')
-	await operator.close()
 
 	const standIn = `http://127.0.0.1:${process.env.E2E_STRIPE_PORT}`
 	const refunds = (
@@ -162,8 +190,10 @@ test('a card Order is refunded through Stripe from its admin page: Stripe gets o
 	expect(refunds.map((request) => [request.form.amount, request.idempotencyKey])).toEqual([['600', `refund-${order.orderId}-0`]])
 
 	// Stripe's own event for the same 6.00 is already recorded.
-	const echoed = await deliver(stripeEvents.chargeRefunded({ paymentIntentId: order.paymentIntentId, amountRefunded: 600, amount: 1600 }))
-	expect(await echoed.json()).toMatchObject({ outcome: 'stale' })
+	const echo = stripeEvents.chargeRefunded({ paymentIntentId: order.paymentIntentId, amountRefunded: 600, amount: 1600 })
+	expect((await deliver(echo)).status).toBe(200)
+	expect(await appliedOutcome(admin, echo)).toBe('stale')
+	await operator.close()
 	await page.goto(`/account/orders/${order.number}`)
 	await expect(page.getByTestId('order-status')).toHaveText('Paid')
 	await expect(page.getByTestId('order-refunded')).toHaveText('Refunded: $6.00')

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, createProduct, newGuest, offline, startedCardOrder } from '../../../tests/helpers/commerce'
 import { PROVIDERS, type TestDatabase, openTestDatabase, signUpAdmin } from '../../../tests/helpers/databases'
 import { holdLocks } from '../../../tests/helpers/locks'
-import { genericRequest, newWebhookSecret, stripeEvent, stripeEvents, stripeRequest, stripeSignature } from '../../../tests/helpers/events'
+import { genericRequest, newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../../tests/helpers/events'
 import { cartRepository } from '../../cart/cart.server'
 import type { Db } from '../../data/db.server'
 import type { AdminViewer } from '../../data/viewer'
@@ -12,6 +12,8 @@ import { placeOrder } from '../../orders/checkout.server'
 import { adminConnectionsRepository } from '../admin-connections.server'
 import { eventInboxRepository } from './inbox.server'
 import { receiveEvent } from './receive.server'
+import { applyAllReceived } from './worker.server'
+import { deliverAndApply } from '../../../tests/helpers/event-delivery'
 import { unverifiedScope } from '../../data/scope'
 
 /** Handles of this file's own Connections: other test files share the database. */
@@ -53,12 +55,12 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 		return o
 	}
 	async function deliver(payload: string, db: Db = t.db) {
-		const response = await receiveEvent(unverifiedScope(db, t.storeId), {
+		const delivered = await deliverAndApply(unverifiedScope(db, t.storeId), {
 			handle: STRIPE,
 			request: stripeRequest(`http://store.test/api/events/${STRIPE}`, payload, stripeSignature(payload, stripeSecret)),
 		})
-		expect(response.status).toBe(200)
-		return (await response.json()) as { outcome: string; duplicate: boolean }
+		expect(delivered.status).toBe(200)
+		return delivered
 	}
 	const state = (id: string) =>
 		t.db.order.findUniqueOrThrow({ where: { id }, select: { status: true, capturedMinor: true, refundedMinor: true, paymentIntentRef: true, paidAt: true } })
@@ -228,9 +230,9 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 	describe('the generic scheme', () => {
 		async function send(body: { type: string; data: Record<string, unknown> }) {
 			const request = genericRequest(`http://store.test/api/events/${BANK}`, { ...body, occurred_at: Math.floor(Date.now() / 1000) }, bankSecret)
-			const response = await receiveEvent(unverifiedScope(t.db, t.storeId), { handle: BANK, request })
-			expect(response.status).toBe(200)
-			return ((await response.json()) as { outcome: string }).outcome
+			const { status, outcome } = await deliverAndApply(unverifiedScope(t.db, t.storeId), { handle: BANK, request })
+			expect(status).toBe(200)
+			return outcome
 		}
 
 		it('pays only the Order whose number is quoted, for at least its total in its currency [R66]', async () => {
@@ -293,13 +295,16 @@ describe.each(PROVIDERS.filter((provider) => provider === 'postgresql'))('the Co
 	})
 	afterAll(() => t.db.$disconnect())
 
-	const deliver = async (payload: string) => {
-		const response = await receiveEvent(unverifiedScope(t.db, t.storeId), {
-			handle: HANDLE,
-			request: stripeRequest(`http://store.test/api/events/${HANDLE}`, payload, stripeSignature(payload, secret)),
-		})
-		return ((await response.json()) as { outcome: string }).outcome
-	}
+	const scope = () => unverifiedScope(t.db, t.storeId)
+	const receive = (payload: string) =>
+		receiveEvent(scope(), { handle: HANDLE, request: stripeRequest(`http://store.test/api/events/${HANDLE}`, payload, stripeSignature(payload, secret)) })
+	const deliver = async (payload: string) =>
+		(
+			await deliverAndApply(scope(), {
+				handle: HANDLE,
+				request: stripeRequest(`http://store.test/api/events/${HANDLE}`, payload, stripeSignature(payload, secret)),
+			})
+		).outcome
 
 	/** A Stripe Order of this Connection whose Checkout Session the store recorded, and the event that pays it. */
 	async function started() {
@@ -307,23 +312,24 @@ describe.each(PROVIDERS.filter((provider) => provider === 'postgresql'))('the Co
 		return { order, payment: stripeEvents.sessionCompleted({ sessionId, paymentIntentId, orderId: order.id, amount: 5000 }) }
 	}
 
-	it('makes a paying event wait for the Connection’s row, and an event that settles nothing pass [R65]', async () => {
+	it('keeps and answers a delivery while the Connection’s row is held; the worker applies it once the row is released [R63, R65]', async () => {
 		const { order, payment } = await started()
 		// Another transaction holds the row as an UPDATE holds it (FOR NO KEY UPDATE), until released.
 		const release = await holdLocks(t.url, (tx) => tx.$executeRaw`SELECT 1 FROM "connections" WHERE "id" = ${connectionId} FOR NO KEY UPDATE`)
-		let paying: Promise<string> | undefined
+		let applying: Promise<number> | undefined
 		try {
-			// Its row is written (the event recorded), but it asks for no lock: it is answered now.
-			expect(await deliver(stripeEvent('customer.created', { id: 'cus_1', object: 'customer' }))).toBe('ignored')
-			let answered = ''
-			paying = deliver(payment)
-			void paying.then((outcome) => (answered = outcome))
+			// The intake asks for no lock: the provider is answered now.
+			expect((await receive(payment)).status).toBe(200)
+			let applied = -1
+			applying = applyAllReceived(scope(), { connectionId })
+			void applying.then((count) => (applied = count))
 			await new Promise((resolve) => setTimeout(resolve, 400))
-			expect(answered).toBe('')
+			expect(applied).toBe(-1)
+			expect((await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).status).toBe('awaiting_payment')
 		} finally {
 			await release()
 		}
-		expect(await paying).toBe('applied')
+		expect(await applying).toBe(1)
 		expect((await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).status).toBe('paid')
 	})
 

@@ -149,7 +149,7 @@ async function applyEvent(tx: Tx, scope: StoreScope, connection: EventConnection
  * reference and the event that links it (or pays its Order) cannot both miss each other, as
  * they could when each commits without seeing the other's write.
  */
-function lockConnection(tx: Tx, connectionId: string) {
+export function lockConnection(tx: Tx, connectionId: string) {
 	// Raw: an UPDATE that writes nothing but takes the row's lock (PostgreSQL) or the database's
 	// write lock (SQLite). Through Prisma's updateMany it cost three to four times the CPU, and
 	// moved the Connection's `updatedAt` on every payment.

@@ -2,10 +2,11 @@ import { auditEntry } from '../../audit/audit.server'
 import { type Db, sql, sqlJoin } from '../../data/db.server'
 import type { AdminViewer } from '../../data/viewer'
 import { notFound } from '../../errors.server'
-import { applyWithHeld, type EventConnection } from './apply.server'
+import { applyWithHeld, type EventConnection, lockConnection } from './apply.server'
 import { parseEventBody } from './body'
 import { type NormalizedEvent, normalizeFor } from './normalize'
 import { isUniqueViolation } from '../../data/unique-violation'
+import { isContention } from '../../orders/contention.server'
 import { type StoreScope, viewerScope } from '../../data/scope'
 
 /**
@@ -23,12 +24,12 @@ function remember(db: Db, key: string) {
 	recent.add(key)
 }
 
-/** First deliveries being applied in this process: whether each ended recorded. */
-const applyingEvents = new WeakMap<Db, Map<string, Promise<boolean>>>()
+/** First deliveries being kept in this process: whether each ended kept. */
+const keepingEvents = new WeakMap<Db, Map<string, Promise<boolean>>>()
 function inFlight(db: Db) {
-	let applying = applyingEvents.get(db)
-	if (!applying) applyingEvents.set(db, (applying = new Map()))
-	return applying
+	let keeping = keepingEvents.get(db)
+	if (!keeping) keepingEvents.set(db, (keeping = new Map()))
+	return keeping
 }
 
 /**
@@ -66,7 +67,15 @@ function newBatch(): CountBatch {
 	return { counts: new Map(), written, done, failed }
 }
 
-/** One statement per Connection (and per COUNTS_PER_STATEMENT events): each row gets its own increment. */
+/** Attempts of one count statement that lost a lock race (PostgreSQL's deadlock detector picked it). */
+const COUNT_ATTEMPTS = 3
+
+/**
+ * One statement per Connection (and per COUNTS_PER_STATEMENT events): each row gets its own
+ * increment. The event worker may hold some of those rows in a batch, and two transactions that
+ * lock rows in two orders deadlock: PostgreSQL then ends one of them (after deadlock_timeout),
+ * and a count statement it ended, which wrote nothing, is sent again.
+ */
 async function writeCounts(db: Db, counts: CountBatch['counts']) {
 	for (const [connectionId, events] of counts) {
 		const entries = [...events]
@@ -76,9 +85,16 @@ async function writeCounts(db: Db, counts: CountBatch['counts']) {
 				slice.map(([eventId, count]) => sql`WHEN ${eventId} THEN CAST(${count} AS INTEGER)`),
 				' ',
 			)
-			// Raw, one statement: Prisma's updateMany wraps its UPDATE in BEGIN and COMMIT.
-			await db.$executeRaw`UPDATE "provider_events" SET "duplicates" = "duplicates" + CASE "providerEventId" ${increments} ELSE 0 END
-				WHERE "connectionId" = ${connectionId} AND "providerEventId" IN (${sqlJoin(slice.map(([eventId]) => eventId))})`
+			for (let attempt = 1; ; attempt++) {
+				try {
+					// Raw, one statement: Prisma's updateMany wraps its UPDATE in BEGIN and COMMIT.
+					await db.$executeRaw`UPDATE "provider_events" SET "duplicates" = "duplicates" + CASE "providerEventId" ${increments} ELSE 0 END
+						WHERE "connectionId" = ${connectionId} AND "providerEventId" IN (${sqlJoin(slice.map(([eventId]) => eventId))})`
+					break
+				} catch (error) {
+					if (attempt >= COUNT_ATTEMPTS || !isContention(error)) throw error
+				}
+			}
 		}
 	}
 }
@@ -115,67 +131,66 @@ function countDuplicate(db: Db, connectionId: string, eventId: string): Promise<
 	return batch.written
 }
 
+/** The outcome of an event kept and not yet applied: the event worker's queue (worker.server.ts). */
+export const RECEIVED = 'received'
+
 /**
- * Records a verified event, its body byte for byte [R61], and applies it in ONE transaction
- * [R63, R64]: the event id is unique per Connection, so a repeat (sequential or concurrent)
- * fails the insert, which rolls back whatever it applied: it changes nothing, and is answered
- * as a duplicate.
+ * Keeps a verified event, its body byte for byte [R61], for the event worker to apply
+ * (worker.server.ts): the intake only verifies, keeps and answers, so a provider's delivery is
+ * acknowledged whatever applying it will take, and an event is never lost between the answer and
+ * its effect (the inbox is the queue). The event id is unique per Connection, so a repeat
+ * (sequential or concurrent, in this process or another) fails the insert and is answered as a
+ * duplicate, counted, changing nothing [R63].
  */
-export async function ingestEvent(scope: StoreScope, connection: EventConnection, input: { eventId: string; payload: Uint8Array; event: NormalizedEvent }) {
+export async function recordEvent(scope: StoreScope, connection: EventConnection, input: { eventId: string; payload: Uint8Array; event: NormalizedEvent }) {
 	const { db } = scope
 	const eventId = input.eventId.slice(0, 200)
 	const recentKey = `${connection.id}:${eventId}`
 	const duplicate = async () => {
 		remember(db, recentKey)
 		await countDuplicate(db, connection.id, eventId)
-		return { duplicate: true, outcome: 'duplicate' as const, summary: 'Already received: nothing changed.', orderId: null }
+		return { duplicate: true, outcome: 'duplicate' as const }
 	}
-	// Most repeats are answered here, without a transaction. The others (an event this process
-	// does not remember: recorded before a restart, or by another instance) meet the unique key
-	// in the transaction below: no read first, which cost every first delivery, the usual case,
-	// a statement to spare a rare repeat a failed transaction (docs/decisions/055, 063).
+	// Most repeats are answered here, without a write. The others (an event this process does not
+	// remember: kept before a restart, or by another instance) meet the unique key: no read first,
+	// which would cost every first delivery, the usual case, a statement to spare a rare repeat
+	// a refused insert (docs/decisions/055, 063).
 	if (recentEvents.get(db)?.has(recentKey)) return duplicate()
-	// A repeat of an event this process is applying right now waits for that delivery instead
-	// of opening a transaction of its own that the unique key would refuse anyway; if that one
-	// ends without recording it, one of the waiting repeats tries next.
-	const first = inFlight(db)
-	for (let applying = first.get(recentKey); applying; applying = first.get(recentKey)) {
-		if (await applying) return duplicate()
+	// A repeat of an event this process is keeping right now waits for that insert instead of
+	// making one of its own that the unique key would refuse (a refused insert costs a round trip
+	// and an error): a provider's burst of retries meets one insert. If that one ends without
+	// keeping the event, one of the waiting repeats tries next.
+	const keeping = inFlight(db)
+	for (let first = keeping.get(recentKey); first; first = keeping.get(recentKey)) {
+		if (await first) return duplicate()
 	}
-	let settle: (recorded: boolean) => void = () => {}
-	first.set(recentKey, new Promise<boolean>((resolve) => (settle = resolve)))
+	let settle: (kept: boolean) => void = () => {}
+	keeping.set(recentKey, new Promise<boolean>((resolve) => (settle = resolve)))
 	try {
-		return await db
-			.$transaction(async (tx) => {
-				const applied = await applyWithHeld(tx, scope, connection, input.event)
-				// Recorded last, with its outcome: one INSERT instead of an INSERT and an UPDATE. A
-				// repeat recorded meanwhile elsewhere fails it, which rolls back what was applied.
-				await tx.providerEvent.create({
-					data: {
-						storeId: connection.storeId,
-						connectionId: connection.id,
-						providerEventId: eventId,
-						type: input.event.type.slice(0, 100),
-						occurredAt: input.event.occurredAt,
-						payload: new Uint8Array(input.payload),
-						...applied,
-					},
-					select: { id: true },
-				})
-				return { duplicate: false, ...applied }
-			})
-			.then((result) => {
-				remember(db, recentKey)
-				settle(true)
-				return result
-			})
+		await db.providerEvent.create({
+			data: {
+				storeId: connection.storeId,
+				connectionId: connection.id,
+				providerEventId: eventId,
+				type: input.event.type.slice(0, 100),
+				occurredAt: input.event.occurredAt,
+				payload: new Uint8Array(input.payload),
+				outcome: RECEIVED,
+				summary: 'Received: waiting to be applied.',
+			},
+			select: { id: true },
+		})
+		remember(db, recentKey)
+		settle(true)
+		return { duplicate: false, outcome: RECEIVED }
 	} catch (error) {
-		// Waiting repeats try for themselves: the event may not be recorded.
-		settle(false)
-		if (!isUniqueViolation(error)) throw error
+		// Kept already (by another process): the waiting repeats are duplicates too.
+		const kept = isUniqueViolation(error)
+		settle(kept)
+		if (!kept) throw error
 		return duplicate()
 	} finally {
-		first.delete(recentKey)
+		keeping.delete(recentKey)
 	}
 }
 
@@ -239,6 +254,8 @@ export function eventInboxRepository(db: Db, admin: AdminViewer) {
 			if (!row) throw notFound('That event')
 			const event = normalizeFor(row.connection.provider, parseEventBody(row.payload))
 			return db.$transaction(async (tx) => {
+				// As the event worker does: one Connection's events are applied one at a time.
+				await lockConnection(tx, row.connection.id)
 				const applied = await applyWithHeld(tx, viewerScope(db, admin), row.connection, event, { replaying: row.id })
 				if (OPEN_OUTCOMES.includes(row.outcome)) {
 					// Unless a delivery settled it meanwhile (it cleared `awaitingRef`): that outcome stays.
@@ -257,4 +274,4 @@ export function eventInboxRepository(db: Db, admin: AdminViewer) {
 }
 
 /** Outcomes an operator is still expected to act on; a replay may settle them. */
-const OPEN_OUTCOMES = ['review', 'conflict', 'unmatched']
+const OPEN_OUTCOMES = ['review', 'conflict', 'unmatched', RECEIVED, 'failed']

@@ -17,6 +17,8 @@ import { createDb } from '../../data/db.server'
 import { placeOrder } from '../../orders/checkout.server'
 import { connectionScope, sealSecret } from '../../security/secret-box.server'
 import { forgetEndpoints, receiveEvent } from './receive.server'
+import { applyAllReceived } from './worker.server'
+import { connectionOf } from '../../../tests/helpers/event-delivery'
 import { unverifiedScope } from '../../data/scope'
 
 const URL_STRIPE = 'http://store.test/api/events/stripe'
@@ -70,8 +72,20 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 	}
 	const state = (id: string) =>
 		t.db.order.findUniqueOrThrow({ where: { id }, select: { status: true, refundedMinor: true, disputed: true, paymentNote: true } })
-	const deliver = (payload: string | Uint8Array, signature: string | null = stripeSignature(String(payload), secret), handle = 'stripe', now?: number) =>
-		receiveEvent(unverifiedScope(t.db, t.storeId), { handle, request: stripeRequest(`http://store.test/api/events/${handle}`, payload, signature), now })
+	const scope = () => unverifiedScope(t.db, t.storeId)
+	/** The intake alone: verify, keep, answer. */
+	const receive = (payload: string | Uint8Array, signature: string | null = stripeSignature(String(payload), secret), handle = 'stripe', now?: number) =>
+		receiveEvent(scope(), { handle, request: stripeRequest(`http://store.test/api/events/${handle}`, payload, signature), now })
+	/** A delivery, then the event worker's turn for its Connection, as the running store takes them. */
+	const deliver = async (...args: Parameters<typeof receive>) => {
+		const response = await receive(...args)
+		await applyAllReceived(scope(), { connectionId: await connectionOf(scope(), args[2] ?? 'stripe') })
+		return response
+	}
+	/** What the event with this id did, once applied. */
+	const outcomeOf = async (eventId: string) =>
+		(await t.db.providerEvent.findFirstOrThrow({ where: { storeId: t.storeId, providerEventId: eventId }, select: { outcome: true } })).outcome
+	const idOf = (payload: string) => (JSON.parse(payload) as { id: string }).id
 	const completed = (o: Awaited<ReturnType<typeof started>>, extra: { id?: string } = {}) =>
 		extra.id
 			? JSON.stringify({ ...JSON.parse(stripeEvents.sessionCompleted({ ...o, amount: 5000 })), id: extra.id })
@@ -151,15 +165,15 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		try {
 			const deliverThere = () =>
 				receiveEvent(unverifiedScope(other, t.storeId), { handle: 'stripe', request: stripeRequest(URL_STRIPE, payload, stripeSignature(payload, secret)) })
-			const transactions = vi.spyOn(other, '$transaction')
+			const inserts = vi.spyOn(other.providerEvent, 'create')
 			const answer = await deliverThere()
 			expect(answer.status).toBe(200)
 			expect(await answer.json()).toMatchObject({ received: true, duplicate: true, outcome: 'duplicate' })
-			// Its unique key refused the repeat inside a transaction that wrote nothing.
-			expect(transactions).toHaveBeenCalledTimes(1)
+			// Its unique key refused the repeat's row: nothing was kept twice.
+			expect(inserts).toHaveBeenCalledTimes(1)
 			// The next repeat there is answered from that process's memory.
 			expect((await (await deliverThere()).json()).duplicate).toBe(true)
-			expect(transactions).toHaveBeenCalledTimes(1)
+			expect(inserts).toHaveBeenCalledTimes(1)
 		} finally {
 			await other.$disconnect()
 		}
@@ -168,12 +182,12 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		expect(rows).toEqual([{ duplicates: 2, outcome: 'applied' }])
 	})
 
-	it('rolls back whatever a delivery applied when its event turns out recorded already (by another process, meanwhile) [R63, R64]', async () => {
+	it('keeps and applies nothing for an event recorded already (by another process, meanwhile) [R63, R64]', async () => {
 		const o = await started()
 		const payload = completed(o)
 		const before = await state(o.orderId)
-		// Another instance recorded this event while this one applied it: the row is there, unseen
-		// by this process, and this delivery's apply would pay the Order.
+		// Another instance recorded this event as applied (its row is there, unseen by this
+		// process), though this Order shows nothing of it: a second application would pay it.
 		const connection = await t.db.connection.findFirstOrThrow({ where: { storeId: t.storeId, handle: 'stripe' }, select: { id: true } })
 		await t.db.providerEvent.create({
 			data: {
@@ -190,7 +204,7 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		const answer = await deliver(payload)
 		expect(answer.status).toBe(200)
 		expect(await answer.json()).toMatchObject({ duplicate: true, outcome: 'duplicate' })
-		// The unique key refused the record, and with it the payment and the link it applied.
+		// The unique key refused the record: the worker found nothing to apply, and paid nothing.
 		expect(await state(o.orderId)).toEqual(before)
 		expect(await t.db.order.findUniqueOrThrow({ where: { id: o.orderId }, select: { paymentIntentRef: true } })).toEqual({ paymentIntentRef: null })
 	})
@@ -205,13 +219,15 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 		expect(await t.db.providerEvent.count({ where: { orderId: o.orderId } })).toBe(1)
 	})
 
-	it('opens one transaction for 20 concurrent deliveries of one event: the repeats wait for the first [R63]', async () => {
+	it('applies 20 concurrent deliveries of one event in one transaction of the worker [R63, R64]', async () => {
 		const o = await started()
 		const payload = completed(o)
+		const responses = await Promise.all(Array.from({ length: 20 }, () => receive(payload)))
+		expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200))
+		expect((await state(o.orderId)).status).toBe('awaiting_payment')
 		const transactions = vi.spyOn(t.db, '$transaction')
 		try {
-			const responses = await Promise.all(Array.from({ length: 20 }, () => deliver(payload)))
-			expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200))
+			expect(await applyAllReceived(scope(), { connectionId: await connectionOf(scope(), 'stripe') })).toBe(1)
 			expect(transactions).toHaveBeenCalledTimes(1)
 		} finally {
 			transactions.mockRestore()
@@ -477,24 +493,26 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 	describe('scope [R62]', () => {
 		it('changes nothing for an event that names another Store’s Order', async () => {
 			const foreign = await orderVia('offline', otherStoreId)
-			const response = await deliver(stripeEvents.intentSucceeded({ paymentIntentId: 'pi_foreign', amountReceived: 5000, orderId: foreign.id }))
-			expect(response.status).toBe(200)
-			expect((await response.json()).outcome).toBe('unmatched')
+			const payload = stripeEvents.intentSucceeded({ paymentIntentId: 'pi_foreign', amountReceived: 5000, orderId: foreign.id })
+			expect((await deliver(payload)).status).toBe(200)
+			expect(await outcomeOf(idOf(payload))).toBe('unmatched')
 			expect((await state(foreign.id)).status).toBe('awaiting_payment')
 		})
 
 		it('changes nothing for an Order of this Store paid through another Connection', async () => {
 			const offlineOrder = await orderVia('offline')
-			expect(
-				(await (await deliver(stripeEvents.intentSucceeded({ paymentIntentId: 'pi_offline', amountReceived: 5000, orderId: offlineOrder.id }))).json()).outcome,
-			).toBe('unmatched')
+			const payload = stripeEvents.intentSucceeded({ paymentIntentId: 'pi_offline', amountReceived: 5000, orderId: offlineOrder.id })
+			expect((await deliver(payload)).status).toBe(200)
+			expect(await outcomeOf(idOf(payload))).toBe('unmatched')
 			expect((await state(offlineOrder.id)).status).toBe('awaiting_payment')
 		})
 
 		it('stores and acknowledges unknown event types', async () => {
-			const response = await deliver(stripeEvent('customer.created', { id: 'cus_1' }))
+			const payload = stripeEvent('customer.created', { id: 'cus_1' })
+			const response = await deliver(payload)
 			expect(response.status).toBe(200)
-			expect((await response.json()).outcome).toBe('ignored')
+			expect(await response.json()).toMatchObject({ received: true, duplicate: false })
+			expect(await outcomeOf(idOf(payload))).toBe('ignored')
 		})
 	})
 
@@ -507,7 +525,11 @@ describe.each(PROVIDERS)('provider events on %s', (provider) => {
 				data: { reference: String(order.number), amount: 5000, currency: 'USD' },
 			}
 			const url = 'http://store.test/api/events/bank'
-			const receive = (request: Request) => receiveEvent(unverifiedScope(t.db, t.storeId), { handle: 'bank', request })
+			const receive = async (request: Request) => {
+				const response = await receiveEvent(scope(), { handle: 'bank', request })
+				await applyAllReceived(scope(), { connectionId: await connectionOf(scope(), 'bank') })
+				return response
+			}
 			expect((await receive(genericRequest(url, body, newWebhookSecret()))).status).toBe(401)
 			expect((await receive(genericRequest(url, body, genericSecret, { timestamp: new Date(Date.now() - 301_000) }))).status).toBe(401)
 			const delivery = genericRequest(url, body, genericSecret, { id: 'msg_fixed' })

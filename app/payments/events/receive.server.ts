@@ -1,12 +1,12 @@
 import type { Db } from '../../data/db.server'
-import { type DirectAnswer, type DirectRequest, directRequestOf, responseOf } from '../../direct.server'
-import { jsonAnswer, jsonErrorAnswer } from '../../errors.server'
-import { BodyTooLargeError } from '../../security/body-limit.server'
+import { jsonError, jsonResponse } from '../../errors.server'
+import { BodyTooLargeError, readBodyWithin } from '../../security/body-limit.server'
 import { activeVerificationSecrets, CONNECTION_HANDLE, connectionSecrets, type VerificationSecrets } from '../connections.server'
 import { parseEventBody } from './body'
-import { countRejection, ingestEvent } from './inbox.server'
+import { countRejection, recordEvent } from './inbox.server'
 import { normalizeFor } from './normalize'
 import { verifyGeneric, verifyStripe } from './verify.server'
+import { wakeEventWorker } from './worker.server'
 import type { StoreScope } from '../../data/scope'
 
 /** Provider event bodies are small; Stripe's largest are a few tens of kilobytes. */
@@ -45,29 +45,26 @@ export function forgetEndpoints(db: Db) {
 }
 
 /**
- * One delivery to `/api/events/<handle>` of `storeId` [R60-R63]. The signature is checked over
- * the exact bytes received, before any parsing; a refused delivery (bad verification, or a
- * verified body that is not a JSON event) is counted, its body not kept, and answered 400/401;
- * a verified one is stored byte for byte and applied once, and a repeat answers 200 and
- * changes nothing. The route serves it directly, from Node's own request (app/direct.server.ts).
+ * One delivery to `/api/events/<handle>` of `storeId` [R60-R63]: verify, keep, answer. The
+ * signature is checked over the exact bytes received, before any parsing; a refused delivery (bad
+ * verification, or a verified body that is not a JSON event) is counted, its body not kept, and
+ * answered 400/401; a verified one is kept byte for byte and answered 200, and the event worker
+ * applies it (worker.server.ts); a repeat answers 200 and changes nothing.
  */
-export async function receiveDelivery(
-	scope: StoreScope,
-	{ handle, request, now = Date.now() }: { handle: string; request: DirectRequest; now?: number },
-): Promise<DirectAnswer> {
+export async function receiveEvent(scope: StoreScope, { handle, request, now = Date.now() }: { handle: string; request: Request; now?: number }) {
 	const { db } = scope
-	if (request.method !== 'POST') return jsonErrorAnswer(405, 'METHOD_NOT_ALLOWED', 'Use POST.', { Allow: 'POST' })
-	if (!CONNECTION_HANDLE.test(handle)) return jsonErrorAnswer(404, 'NOT_FOUND', 'No such endpoint.')
+	if (request.method !== 'POST') return jsonError(405, 'METHOD_NOT_ALLOWED', 'Use POST.', { Allow: 'POST' })
+	if (!CONNECTION_HANDLE.test(handle)) return jsonError(404, 'NOT_FOUND', 'No such endpoint.')
 	const endpoint = await endpointFor(scope, handle, now)
-	if (!endpoint) return jsonErrorAnswer(404, 'NOT_FOUND', 'No such endpoint.')
+	if (!endpoint) return jsonError(404, 'NOT_FOUND', 'No such endpoint.')
 	const { connection } = endpoint
 
 	let raw: Buffer
 	try {
-		const bytes = await request.body(MAX_EVENT_BYTES)
+		const bytes = await readBodyWithin(request, MAX_EVENT_BYTES)
 		raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 	} catch (error) {
-		if (error instanceof BodyTooLargeError) return jsonErrorAnswer(413, 'PAYLOAD_TOO_LARGE', `Event bodies are limited to ${MAX_EVENT_BYTES} bytes.`)
+		if (error instanceof BodyTooLargeError) return jsonError(413, 'PAYLOAD_TOO_LARGE', `Event bodies are limited to ${MAX_EVENT_BYTES} bytes.`)
 		throw error
 	}
 	const secrets = activeVerificationSecrets(endpoint.secrets, now)
@@ -79,19 +76,15 @@ export async function receiveDelivery(
 				: verifyGeneric(raw, request.headers, secrets, now)
 	if (!verdict.ok) {
 		await countRejection(db, connection.id)
-		return jsonErrorAnswer(verdict.status, verdict.code, `Verification failed: ${verdict.reason}.`)
+		return jsonError(verdict.status, verdict.code, `Verification failed: ${verdict.reason}.`)
 	}
 	const body = parseEventBody(raw)
 	const eventId = verdict.eventId ?? (typeof body?.id === 'string' && body.id.length > 0 ? body.id : null)
 	if (!body || !eventId) {
 		await countRejection(db, connection.id)
-		return jsonErrorAnswer(400, 'INVALID_EVENT', 'The signed body is not a JSON event object with an id.')
+		return jsonError(400, 'INVALID_EVENT', 'The signed body is not a JSON event object with an id.')
 	}
-	const result = await ingestEvent(scope, connection, { eventId, payload: raw, event: normalizeFor(connection.provider, body) })
-	return jsonAnswer({ received: true, duplicate: result.duplicate, outcome: result.outcome }, { headers: { 'Cache-Control': 'no-store' } })
-}
-
-/** receiveDelivery for a web `Request`, answered as a `Response`: React Router's path to the route, and tests. */
-export async function receiveEvent(scope: StoreScope, { handle, request, now }: { handle: string; request: Request; now?: number }) {
-	return responseOf(await receiveDelivery(scope, { handle, request: directRequestOf(request), now }))
+	const result = await recordEvent(scope, connection, { eventId, payload: raw, event: normalizeFor(connection.provider, body) })
+	if (!result.duplicate) wakeEventWorker(db)
+	return jsonResponse({ received: true, duplicate: result.duplicate, outcome: result.outcome }, { headers: { 'Cache-Control': 'no-store' } })
 }

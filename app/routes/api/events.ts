@@ -1,19 +1,13 @@
 import type { Route } from './+types/events'
-import { directRequestOf, responseOf } from '../../direct.server'
-import { serveProviderEvents } from '../../direct-handlers.server'
 import { jsonError } from '../../errors.server'
+import { runtimeRepositories } from '../../repositories.server'
 
 /**
- * Served directly, from Node's own request, without React Router's request pipeline
- * (scripts/lib/direct-routes.ts, app/direct-handlers.server.ts): a provider's delivery reads
- * no viewer, flash notice or form refusal, and its answer is a few dozen bytes of JSON
- * (docs/decisions/066, 068).
+ * POST /api/events/:connection: provider events for one Connection of this Store [R60-R66].
+ * Verified over the exact bytes, kept in the inbox and answered; the event worker applies them.
  */
-export const handle = { direct: true }
-
-/** The same endpoint, for what React Router serves itself (a data request) [R60-R66]. */
-export async function action({ request, params, context }: Route.ActionArgs) {
-	return responseOf(await serveProviderEvents({ request: directRequestOf(request), params, context }))
+export async function action({ request, params }: Route.ActionArgs) {
+	return runtimeRepositories().events.receive(params.connection, request)
 }
 
 export function loader() {

@@ -22,6 +22,7 @@ import { adminOrdersRepository } from '../../../app/orders/admin-orders.server'
 import { placeOrder } from '../../../app/orders/checkout.server'
 import { recordProviderRef } from '../../../app/orders/orders.server'
 import { receiveEvent } from '../../../app/payments/events/receive.server'
+import { applyAllReceived } from '../../../app/payments/events/worker.server'
 import { connectionScope, sealSecret } from '../../../app/security/secret-box.server'
 import { uploadsRepository } from '../../../app/uploads/uploads.server'
 import { migrateDatabase } from '../migrate'
@@ -91,9 +92,13 @@ async function orderOf(w: World, storeId: string, handle: string) {
 	return order
 }
 
-function deliver(w: World, payload: string) {
+/** A delivery, then the event worker's turn, as the running store takes them one after the other. */
+async function deliver(w: World, payload: string) {
 	const request = stripeRequest('http://diagnose.invalid/api/events/stripe', payload, stripeSignature(payload, w.webhookSecret))
-	return receiveEvent(unverifiedScope(w.db, w.storeId), { handle: 'stripe', request })
+	const scope = unverifiedScope(w.db, w.storeId)
+	const response = await receiveEvent(scope, { handle: 'stripe', request })
+	await applyAllReceived(scope)
+	return response
 }
 
 const state = (w: World, id: string) => w.db.order.findUniqueOrThrow({ where: { id }, select: { status: true, capturedMinor: true, refundedMinor: true } })

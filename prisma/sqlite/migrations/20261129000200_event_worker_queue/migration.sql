@@ -1,0 +1,8 @@
+-- The event worker's queue: attempts to apply an event, and the indexes it reads the oldest received events by.
+ALTER TABLE "provider_events" ADD COLUMN "applyAttempts" INTEGER NOT NULL DEFAULT 0;
+
+-- CreateIndex
+CREATE INDEX "provider_events_storeId_outcome_receivedAt_idx" ON "provider_events"("storeId", "outcome", "receivedAt");
+
+-- CreateIndex
+CREATE INDEX "provider_events_connectionId_outcome_receivedAt_idx" ON "provider_events"("connectionId", "outcome", "receivedAt");
