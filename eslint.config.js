@@ -188,7 +188,7 @@ export default tseslint.config(
 	{
 		// better-auth's main entry and its plugins index load Kysely and every plugin: 5 MB more live
 		// heap for every full collection to mark (docs/decisions/061). Types may come from anywhere.
-		files: ['app/**/*.{ts,tsx}', 'scripts/**/*.ts'],
+		files: ['app/**/*.{ts,tsx}', 'server/**/*.ts', 'scripts/**/*.ts'],
 		rules: {
 			'@typescript-eslint/no-restricted-imports': [
 				'error',

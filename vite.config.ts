@@ -17,7 +17,7 @@ export default defineConfig(({ mode }) => ({
 	},
 	server: { hmr: { port: Number(process.env.HMR_PORT ?? 24678) } },
 	test: {
-		include: ['app/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+		include: ['app/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/integration/**/*.test.ts'],
 		globalSetup: ['tests/setup/databases.global.ts'],
 		setupFiles: ['tests/setup/fail-on-error-log.ts'],
 		testTimeout: 20_000,

@@ -14,7 +14,7 @@ export const streamTimeout = 5_000
 /**
  * Work the server runs beside requests: the event worker that applies provider events, the
  * outbox worker that sends mail (when sending is configured), and on SQLite the thread that
- * checkpoints the database. scripts/server.ts starts them once listening and stops them while
+ * checkpoints the database. server/server.ts starts them once listening and stops them while
  * draining.
  */
 export async function startBackgroundWork() {

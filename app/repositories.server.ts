@@ -114,14 +114,14 @@ export function startDatabaseCheckpoints(config: Config, onFailure: (message: st
 	return startCheckpoints(db, sqliteFile(config.databaseUrl), { onFailure })
 }
 
-/** The server's outbox worker, when sending is configured (scripts/server.ts starts and stops it). */
+/** The server's outbox worker, when sending is configured (server/server.ts starts and stops it). */
 export async function startMailWorker(config: Config, db: Db = getDb()) {
 	if (!config.email) return null
 	const transport = await smtpTransport(config.email)
 	return mailWorker({ db, transport, from: config.email.from, messageIdHost: new URL(config.appUrl).hostname, renderers: mailRenderers(db) }).start()
 }
 
-/** The server's event worker: applies the provider events the intake kept (scripts/server.ts starts and stops it). */
+/** The server's event worker: applies the provider events the intake kept (server/server.ts starts and stops it). */
 export async function startEventWorker(log: { warn: (line: string) => void; error: (line: string) => void }, db: Db = getDb()) {
 	return eventWorker({ scope: await runtimeScope(db), log }).start()
 }

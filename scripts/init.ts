@@ -11,8 +11,8 @@ import { getDb } from '../app/data/db.server'
 import { ensureRuntimeStore } from '../app/data/runtime-store.server'
 import { closeInvalidationBus } from '../app/data/invalidation.server'
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, refusesPublishedPassword, seedAdmin } from '../app/auth/seed-admin.server'
-import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
-import { migrateDatabaseUnlessCurrent } from './lib/migrate'
+import { loadConfigOrExit, storedSecretsReadableOrExit } from '../server/config'
+import { migrateDatabaseUnlessCurrent } from '../server/migrate'
 import { unverifiedScope } from '../app/data/scope'
 
 if (process.argv.includes('--help')) {

@@ -14,7 +14,7 @@ import { defineConfig } from '@playwright/test'
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './e2e/support/credentials.ts'
 import { sqliteFromTemplate } from './e2e/support/sqlite-template.ts'
 import { freePort } from './helpers/http.ts'
-import { migrateDatabase } from '../scripts/lib/migrate.ts'
+import { migrateDatabase } from '../server/migrate.ts'
 import { createStoreDatabase, createTestDatabase, testDatabaseUrl } from './helpers/postgres.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))

@@ -6,7 +6,7 @@ import { PROVIDERS } from '../../tests/helpers/databases'
 import { migrateUpTo } from '../../tests/helpers/migrations'
 import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
 import { createDb } from '../data/db.server'
-import { migrateDatabase } from '../../scripts/lib/migrate'
+import { migrateDatabase } from '../../server/migrate'
 import { cartRepository } from '../cart/cart.server'
 import { catalogRepository } from './catalog.server'
 

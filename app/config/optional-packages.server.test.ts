@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { migrateDatabase } from '../../scripts/lib/migrate'
+import { migrateDatabase } from '../../server/migrate'
 import { OPTIONAL_PACKAGES } from './optional-packages.server'
 
 /**
@@ -52,7 +52,7 @@ const walk = (list) => { for (const route of list) { files.push(route.file); wal
 walk(routes)
 await import('./app/root.tsx')
 for (const file of files) await import('./app/' + file)
-// What scripts/server.ts wires in front of the routes.
+// What server/server.ts wires in front of the routes.
 await import('./app/security/http.server.ts')
 await import('./app/auth/workload-credential.server.ts')
 await import('./app/security/rate-limit/middleware.server.ts')

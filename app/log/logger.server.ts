@@ -55,7 +55,7 @@ export function observeLogs(listener: (line: string) => void): () => void {
 
 /**
  * Reads the secrets to replace from the environment again: call after `.env` is loaded
- * (scripts/lib/config.ts). Until then the values are read at the first line.
+ * (server/config.ts). Until then the values are read at the first line.
  */
 export function rememberSecretsFromEnvironment() {
 	shared.replace = secretReplacer([...secretValuesFrom(process.env), ...runtimeSecrets])

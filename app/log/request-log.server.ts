@@ -1,5 +1,5 @@
 /**
- * The first step of every request (scripts/server.ts): a request id, echoed as `x-request-id`,
+ * The first step of every request (server/server.ts): a request id, echoed as `x-request-id`,
  * carried by every line logged while the request is handled, and one line when it is answered.
  */
 import { randomUUID } from 'node:crypto'

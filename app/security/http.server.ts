@@ -12,7 +12,7 @@ import { log } from '../log/logger.server'
 
 /**
  * The per-request CSP nonce, handed to entry.server.tsx through the router context.
- * Context keys match by identity, and the server (scripts/server.ts) and the app
+ * Context keys match by identity, and the server (server/server.ts) and the app
  * build each load this module: one key on globalThis serves both copies.
  */
 const globalForNonce = globalThis as unknown as { storeNonceContext?: RouterContext<string> }

@@ -28,7 +28,7 @@ import { connectionScope, sealSecret } from '../../app/security/secret-box.serve
 import { DETAILS } from '../../tests/helpers/commerce'
 import { newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../tests/helpers/events'
 import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
-import { migrateDatabase } from '../lib/migrate'
+import { migrateDatabase } from '../../server/migrate'
 import { unverifiedScope } from '../../app/data/scope'
 import { keepAlivePoster, startStore } from './servers'
 

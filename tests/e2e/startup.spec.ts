@@ -4,7 +4,7 @@
  * fallback included, by name) or low-entropy; it exits non-zero, names the rule, and
  * never prints the secret. A strong secret starts.
  *
- * Each case starts `scripts/server.ts` from a temp working directory (so no .env
+ * Each case starts `server/server.ts` from a temp working directory (so no .env
  * is read) with an environment built from scratch (so no stray AUTH_SECRET is inherited).
  */
 import { type ChildProcess, spawn } from 'node:child_process'

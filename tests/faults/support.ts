@@ -9,7 +9,7 @@ import { expect } from 'vitest'
 import type { Db } from '../../app/data/db.server'
 import { createDb } from '../../app/data/db.server'
 import { ensureRuntimeStore, runtimeStoreId } from '../../app/data/runtime-store.server'
-import { migrateDatabase } from '../../scripts/lib/migrate'
+import { migrateDatabase } from '../../server/migrate'
 import { ADDRESS, Guest, idempotencyKeyOf } from '../helpers/shopper'
 
 /** A migrated database with the runtime Store at `url` (a private cluster's, or a temp SQLite file). */

@@ -11,7 +11,7 @@ import { createDb, type Db } from '../../app/data/db.server'
 import type { AdminViewer } from '../../app/data/viewer'
 import { installSignInHooks } from '../../app/repositories.server'
 import { ensureRuntimeStore, runtimeStoreId } from '../../app/data/runtime-store.server'
-import { migrateDatabase } from '../../scripts/lib/migrate'
+import { migrateDatabase } from '../../server/migrate'
 import { createTestDatabase, createTestDatabaseFrom, dropTestDatabase } from './postgres'
 
 // Sign-in in tests merges the guest cart as the server does: the commerce hooks auth is given.

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { cpSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { prismaCli } from '../../scripts/lib/migrate'
+import { prismaCli } from '../../server/migrate'
 
 /**
  * Migrates the database at `url` only up to (not including) the migration `before`, from a copy of

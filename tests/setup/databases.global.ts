@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node'
 import type { DatabaseProvider } from '../../app/config/database-url'
 import { createDb } from '../../app/data/db.server'
 import { ensureRuntimeStore } from '../../app/data/runtime-store.server'
-import { migrateDatabase } from '../../scripts/lib/migrate'
+import { migrateDatabase } from '../../server/migrate'
 import { createTestDatabase, createTestDatabaseFrom, dropTestDatabase } from '../helpers/postgres'
 
 /**

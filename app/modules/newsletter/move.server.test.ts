@@ -7,7 +7,7 @@ import { migrateUpTo } from '../../../tests/helpers/migrations'
 import { subscribersOf } from '../../../tests/helpers/newsletter'
 import { createTestDatabase, dropTestDatabase } from '../../../tests/helpers/postgres'
 import { createDb } from '../../data/db.server'
-import { migrateDatabase } from '../../../scripts/lib/migrate'
+import { migrateDatabase } from '../../../server/migrate'
 
 const MOVE = '20261125000300_modules_newsletter'
 

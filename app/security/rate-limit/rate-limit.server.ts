@@ -13,7 +13,7 @@ export type RateLimits = Record<RouteClass | 'account', Rule>
 /**
  * The store's limiter (docs/decisions/017-rate-limits.md): in memory by default, Redis when
  * REDIS_URL is set. One instance per process, shared by the Express middleware
- * (scripts/server.ts) and the app build (per-account sign-in limits), hence kept on globalThis.
+ * (server/server.ts) and the app build (per-account sign-in limits), hence kept on globalThis.
  */
 export type StoreLimiter = {
 	rules: RateLimits

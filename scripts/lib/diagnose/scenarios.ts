@@ -25,7 +25,7 @@ import { receiveEvent } from '../../../app/payments/events/receive.server'
 import { applyAllReceived } from '../../../app/payments/events/worker.server'
 import { connectionScope, sealSecret } from '../../../app/security/secret-box.server'
 import { uploadsRepository } from '../../../app/uploads/uploads.server'
-import { migrateDatabase } from '../migrate'
+import { migrateDatabase } from '../../../server/migrate'
 
 type Throwaway = { url: string; drop(): Promise<void> }
 

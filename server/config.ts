@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
-import { type Config, ConfigError, getConfig } from '../../app/config/env.server'
-import { getDb } from '../../app/data/db.server'
-import { unsupportedNode } from '../../app/config/node-runtime.server'
-import { rememberSecretsFromEnvironment } from '../../app/log/logger.server'
-import { checkStoredSecrets, unreadableSecretsMessage } from '../../app/security/stored-secrets.server'
+import { type Config, ConfigError, getConfig } from '../app/config/env.server'
+import { getDb } from '../app/data/db.server'
+import { unsupportedNode } from '../app/config/node-runtime.server'
+import { rememberSecretsFromEnvironment } from '../app/log/logger.server'
+import { checkStoredSecrets, unreadableSecretsMessage } from '../app/security/stored-secrets.server'
 
 /** Where the lines below go: the console for a command a person runs (init), the logger for the server. */
 export type Report = { info: (line: string) => void; error: (line: string) => void }

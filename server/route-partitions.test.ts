@@ -6,8 +6,8 @@
 import fc from 'fast-check'
 import { matchRoutes, type RouteObject } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import table from '../../app/routes'
-import { manifestOf } from '../../tests/helpers/route-manifest'
+import table from '../app/routes'
+import { manifestOf } from '../tests/helpers/route-manifest'
 import { buildFor, fullPathOf, requestKey, routeKey, routesFor } from './route-partitions'
 
 const manifest = manifestOf(table)

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
-import { log as logger } from '../../app/log/logger.server'
-import { loggablePath } from '../../app/log/request-log.server'
+import { log as logger } from '../app/log/logger.server'
+import { loggablePath } from '../app/log/request-log.server'
 
 /**
  * Listens, or rejects with a one-line reason naming the address. Express 5's `app.listen`

@@ -2,14 +2,14 @@ import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { databaseProvider, schemaPath } from '../../app/config/database-url'
-import { createDriverAdapter } from '../../app/data/driver-adapter.server'
-import { PROJECT_ROOT as root } from '../../app/config/project-root.server'
+import { databaseProvider, schemaPath } from '../app/config/database-url'
+import { createDriverAdapter } from '../app/data/driver-adapter.server'
+import { PROJECT_ROOT as root } from '../app/config/project-root.server'
 
 // From the project's folder, not this file's: init also runs as a bundle in build/.
 const prismaBin = path.join(root, 'node_modules/prisma/build/index.js')
 /** Node's arguments for Prisma's migration CLI: the preload that lets it exit when done (decision 059). */
-export const prismaCli = [`--require=${path.join(root, 'scripts/lib/prisma-cli-exit.cjs')}`, prismaBin]
+export const prismaCli = [`--require=${path.join(root, 'server/prisma-cli-exit.cjs')}`, prismaBin]
 
 /**
  * Applies the migrations of DATABASE_URL's provider (prisma.config.ts picks the

@@ -29,9 +29,9 @@ import { releaseEstimator } from '../app/security/strength.server'
 import { sweepTemporaryFiles } from '../app/uploads/storage/disk.server'
 import { log, routeConsoleToLog } from '../app/log/logger.server'
 import { requestLogging } from '../app/log/request-log.server'
-import { loadConfigOrExit, storedSecretsReadableOrExit } from './lib/config'
-import { drainOnSignal, listen } from './lib/lifecycle'
-import { partitionedRequestHandler } from './lib/route-partitions'
+import { loadConfigOrExit, storedSecretsReadableOrExit } from './config'
+import { drainOnSignal, listen } from './lifecycle'
+import { partitionedRequestHandler } from './route-partitions'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm start | npm run dev
@@ -77,7 +77,7 @@ if (config.isProduction && !config.publicUrlConfigured) {
 	)
 }
 
-// scripts/server.ts (dev, via tsx) and build/server.js (production) both sit one level below the root.
+// server/server.ts (dev, via tsx) and build/server.js (production) both sit one level below the root.
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 /**
@@ -155,7 +155,7 @@ const getLoadContext = (_req: express.Request, res: express.Response) => {
 	return context
 }
 // One React Router handler per first path segment, each over the routes that segment can
-// match (scripts/lib/route-partitions.ts): the same answers, a fraction of the per-request work.
+// match (server/route-partitions.ts): the same answers, a fraction of the per-request work.
 app.all(
 	'/{*path}',
 	partitionedRequestHandler({

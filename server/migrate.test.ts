@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDb } from '../../app/data/db.server'
-import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/helpers/databases'
-import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
+import { createDb } from '../app/data/db.server'
+import { PROVIDERS, type TestDatabase, openTestDatabase } from '../tests/helpers/databases'
+import { createTestDatabase, dropTestDatabase } from '../tests/helpers/postgres'
 import { type AppliedMigration, everyMigrationFinished, localMigrations, migrateDatabaseUnlessCurrent, migrationsCurrent, prismaCli } from './migrate'
 
 const local = [
