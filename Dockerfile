@@ -45,4 +45,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
 # The V8 heap flags are package.json's config.node_flags, the same as `npm start` (docs/decisions/028).
 # Init runs compiled (build/init.js, what `npm run init` runs through tsx): no TypeScript is
 # compiled at a start.
-CMD ["sh", "-c", "node build/init.js && exec node --max-old-space-size=128 --max-semi-space-size=4 build/server.js"]
+CMD ["sh", "-c", "node build/init.js && exec node --max-old-space-size=256 build/server.js"]

@@ -10,8 +10,15 @@ describe('the V8 heap flags', () => {
 
 	it('bound the heap, and npm start passes them', () => {
 		expect(flags).toMatch(/--max-old-space-size=\d+/)
-		expect(flags).toMatch(/--max-semi-space-size=\d+/)
 		expect(pkg.scripts.start).toContain('$npm_package_config_node_flags')
+	})
+
+	it('leave half of the VM the store is deployed on to everything but the old generation', () => {
+		// V8's young generation and code, scrypt's 32 MiB blocks, libvips, SQLite's cache, buffers.
+		const oldSpaceMb = Number(/--max-old-space-size=(\d+)/.exec(flags)![1])
+		const vmMb = Number(/^\s*memory\s*=\s*"(\d+)mb"/m.exec(readFileSync('fly.toml', 'utf8'))![1])
+		expect(oldSpaceMb).toBeLessThanOrEqual(vmMb / 2)
+		expect(oldSpaceMb).toBeGreaterThanOrEqual(vmMb / 4)
 	})
 
 	it('are the same in the Dockerfile and fly.toml', () => {
