@@ -33,7 +33,7 @@ const elements = [
 	{ type: 'diagnostics', pattern: 'app/diagnostics/**' },
 	// The activity log: every concern writes to it in the transaction of its change, so it sits below them.
 	{ type: 'audit', pattern: 'app/audit/**' },
-	// Modules [R72]: the registry lists them, the kernel compiles them and is their only way to data.
+	// Modules [R31]: the registry lists them, the kernel compiles them and is their only way to data.
 	{ type: 'module-registry', pattern: 'app/modules/registry.ts', mode: 'file' },
 	{ type: 'modules-kernel', pattern: 'app/modules/*.ts', mode: 'file' },
 	{ type: 'module', pattern: 'app/modules/*/**', capture: ['module'] },
@@ -159,7 +159,7 @@ export default tseslint.config(
 						{ from: 'domain', allow: [...below.domain, ['domain', { domain: '${from.domain}' }]] },
 						...declaredAcross.map(([type, from, allowed]) => ({ from: [[type, from]], allow: [allowed] })),
 						// Module code reaches data only through the kernel's ModuleDataService: never Prisma, the
-						// data layer or another Module's files [R72].
+						// data layer or another Module's files [R31].
 						{ from: 'module', allow: ['modules-kernel', 'errors', ['module', { module: '${from.module}' }]] },
 						{ from: 'modules-kernel', allow: ['modules-kernel', 'module-registry', 'data', 'config', 'errors', 'rules', 'log'] },
 						{ from: 'module-registry', allow: ['modules-kernel', 'module'] },
@@ -202,7 +202,7 @@ export default tseslint.config(
 		},
 	},
 	{
-		// Module code never names Prisma or the database client, not even as a package [R72].
+		// Module code never names Prisma or the database client, not even as a package [R31].
 		files: ['app/modules/*/**/*.{ts,tsx}'],
 		ignores: ['app/**/*.test.ts'],
 		rules: {
@@ -213,7 +213,7 @@ export default tseslint.config(
 						unverifiedScope,
 						{
 							group: ['@prisma/*', 'pg', 'better-sqlite3', '**/data/**', '**/generated/**'],
-							message: 'Module code reaches its rows through ModuleDataService (app/modules/data-service.server.ts) [R72].',
+							message: 'Module code reaches its rows through ModuleDataService (app/modules/data-service.server.ts) [R31].',
 						},
 					],
 				},
