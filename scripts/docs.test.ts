@@ -48,7 +48,7 @@ describe('links and named sections', () => {
 	})
 })
 
-/** The variables the store's code reads: the configuration schema's keys and every `process.env.X`. */
+/** The variables the store's code reads: the configuration schema's keys and every name read from `process.env`. */
 function variablesRead(...folders: string[]) {
 	const names = new Set<string>()
 	const schema = /const EnvSchema = z\.object\(\{([\s\S]*?)\n\}\)/.exec(readFileSync('app/config/env.server.ts', 'utf8'))?.[1] ?? ''
