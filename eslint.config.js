@@ -124,7 +124,7 @@ export const allowed = {
 	'module-registry': ['modules-kernel', 'module'],
 	'modules-kernel': ['modules-kernel', 'module-registry', 'data', 'config', 'errors', 'rules', 'log'],
 	// Module code reaches data only through the kernel's ModuleDataService: never Prisma, the data
-	// layer or another Module's files [R72]. (Its own folder: the policy below.)
+	// layer or another Module's files [R31]. (Its own folder: the policy below.)
 	module: ['modules-kernel', 'errors'],
 	rules: [],
 	// A concern imports its own folder (the policy below), never another concern's but the declared few.
@@ -258,7 +258,7 @@ export default tseslint.config(
 		},
 	},
 	{
-		// Module code never names Prisma or the database client, not even as a package [R72].
+		// Module code never names Prisma or the database client, not even as a package [R31].
 		files: ['app/modules/*/**/*.{ts,tsx}'],
 		ignores: ['**/*.test.ts'],
 		rules: {
@@ -270,7 +270,7 @@ export default tseslint.config(
 						fromTests,
 						{
 							group: ['@prisma/*', 'pg', 'better-sqlite3', '**/data/**', '**/generated/**'],
-							message: 'Module code reaches its rows through ModuleDataService (app/modules/data-service.server.ts) [R72].',
+							message: 'Module code reaches its rows through ModuleDataService (app/modules/data-service.server.ts) [R31].',
 						},
 					],
 				},

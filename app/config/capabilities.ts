@@ -145,6 +145,23 @@ export const CAPABILITIES: readonly Capability[] = [
 	},
 	{ id: 'activity-log', title: 'Store Admin activity log', rules: ['R5'], maturity: 'experimental', offered: true, proof: [] },
 	{
+		id: 'store-admin-customers',
+		title: 'Store Admin customers (search by name or email, their Orders and what they spent; read-only)',
+		rules: ['R5', 'R115'],
+		maturity: 'experimental',
+		offered: true,
+		proof: [],
+	},
+	{
+		id: 'store-admin-refunds',
+		title: 'Store Admin refunds (through Stripe for card Orders, recorded for offline ones)',
+		rules: ['R66', 'R117'],
+		maturity: 'experimental',
+		offered: true,
+		caveat: 'For bank transfer and cash on delivery a refund is a record, not a payment: send the money yourself, then record it.',
+		proof: [],
+	},
+	{
 		id: 'store-admin-commerce',
 		title: 'Store Admin products, orders and connections',
 		rules: ['R5', 'R14'],
@@ -279,6 +296,23 @@ export const CAPABILITIES: readonly Capability[] = [
 		proof: [],
 	},
 	{ id: 'account-sessions', title: 'Your sessions at /account/security', rules: ['R26'], maturity: 'experimental', offered: true, proof: [] },
+	{
+		id: 'two-factor',
+		title: 'Two-factor sign-in (an authenticator app and backup codes; Store Admin may require it of admins)',
+		rules: ['R25'],
+		maturity: 'experimental',
+		offered: true,
+		caveat: 'While admins must use it, an admin who loses both the authenticator and the backup codes gets back in only by a database edit.',
+		proof: [],
+	},
+	{
+		id: 'diagnostics',
+		title: 'The diagnostics command (npm run diagnose): the pre-exposure checklist, live boundary checks and proof scenarios',
+		rules: ['R80'],
+		maturity: 'experimental',
+		offered: true,
+		proof: [],
+	},
 ]
 
 export function capability(id: string) {

@@ -21,6 +21,9 @@ export const RELEASES: readonly Release[] = [
 			'Email over SMTP (EMAIL_SMTP_URL, EMAIL_FROM): order confirmations with the order link and notices when an Order is paid, sent, cancelled or refunded, written in the transaction of the change and sent by an outbox worker with retries; Store Admin › Email shows and resends them. The newsletter is double opt-in and never shows an unsubscribe link to whoever typed an address.',
 			'Password recovery by email, off by default: PASSWORD_RECOVERY=on (with sending configured) adds “Forgot password?”, a single-use 30-minute link, and ends every session of the account on reset.',
 			'First visits (no cookie) now cost no more than returning ones: the guestId cookie is signed synchronously and a new guest’s empty cart is not queried.',
+			'Two-factor sign-in for every account (an authenticator app and ten backup codes, each code accepted once); Store Admin may require it of admins.',
+			'Store Admin › Customers: the Store’s customer accounts, searchable by name or email, with their Orders and what they spent, read-only.',
+			'Refunds from an Order’s page in Store Admin: through Stripe first for card Orders (a refusal records nothing), recorded for bank transfer and cash on delivery; the buyer sees them and gets a mail.',
 		],
 	},
 ]
