@@ -61,8 +61,8 @@ export function installSignInHooks() {
 		},
 		afterSessionCreated: ({ scope, userId, guestId }) => mergeGuestCart(scope, { guestId, userId }),
 		// The token is the mail's subject: better-auth keeps it in its own table already, for 30 minutes.
-		resetRequested: ({ storeId, email, token }) =>
-			getDb()
+		resetRequested: ({ db, storeId, email, token }) =>
+			db
 				.$transaction((tx) => enqueueMail(tx, { storeId, kind: 'password-reset', subjectId: token, toAddress: email, dedupeKey: `password-reset:${token}` }))
 				.then(() => undefined),
 	})
