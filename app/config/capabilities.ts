@@ -70,7 +70,7 @@ export const CAPABILITIES: readonly Capability[] = [
 			...proof(
 				'app/auth/seed-admin.server.test.ts',
 				'refuses the published password in production whatever the email, changing nothing [R23]',
-				'takes the admin role and every session from the published account when a later init names another admin [R23]',
+				'takes the admin role, its password, every session and reset link from the published account when a later init names another admin [R23, R29]',
 			),
 		],
 	},
