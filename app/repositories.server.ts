@@ -44,7 +44,7 @@ import { enqueueMail } from './email/outbox.server'
 import { resetMailRenderer } from './email/reset-mail.server'
 import { smtpTransport } from './email/transport.server'
 import { orderMailRenderer } from './orders/mail.server'
-import { confirmMailRenderer } from './newsletter/newsletter.server'
+import { confirmMailRenderer, leaveMailRenderer } from './newsletter/newsletter.server'
 import type { Config } from './config/env.server'
 import { type AdminViewer, type UserViewer, type Viewer } from './data/viewer'
 
@@ -101,6 +101,7 @@ export function mailRenderers(db: Db): Record<string, Renderer> {
 		'order-cancelled': orderMailRenderer(db, 'order-cancelled'),
 		'order-refunded': orderMailRenderer(db, 'order-refunded'),
 		'newsletter-confirm': confirmMailRenderer(db),
+		'newsletter-leave': leaveMailRenderer(db),
 		'password-reset': resetMailRenderer(db),
 	}
 }
