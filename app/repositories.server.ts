@@ -44,7 +44,7 @@ import { enqueueMail } from './email/outbox.server'
 import { resetMailRenderer } from './email/reset-mail.server'
 import { smtpTransport } from './email/transport.server'
 import { orderMailRenderer } from './orders/mail.server'
-import { confirmMailRenderer } from './newsletter/newsletter.server'
+import { confirmMailRenderer, leaveMailRenderer } from './newsletter/newsletter.server'
 import type { Config } from './config/env.server'
 import { type AdminViewer, type UserViewer, type Viewer } from './data/viewer'
 
@@ -61,8 +61,8 @@ export function installSignInHooks() {
 		},
 		afterSessionCreated: ({ scope, userId, guestId }) => mergeGuestCart(scope, { guestId, userId }),
 		// The token is the mail's subject: better-auth keeps it in its own table already, for 30 minutes.
-		resetRequested: ({ storeId, email, token }) =>
-			getDb()
+		resetRequested: ({ db, storeId, email, token }) =>
+			db
 				.$transaction((tx) => enqueueMail(tx, { storeId, kind: 'password-reset', subjectId: token, toAddress: email, dedupeKey: `password-reset:${token}` }))
 				.then(() => undefined),
 	})
@@ -101,6 +101,7 @@ export function mailRenderers(db: Db): Record<string, Renderer> {
 		'order-cancelled': orderMailRenderer(db, 'order-cancelled'),
 		'order-refunded': orderMailRenderer(db, 'order-refunded'),
 		'newsletter-confirm': confirmMailRenderer(db),
+		'newsletter-leave': leaveMailRenderer(db),
 		'password-reset': resetMailRenderer(db),
 	}
 }

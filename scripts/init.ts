@@ -107,7 +107,10 @@ if (outcome.kind === 'not-admin') {
 	)
 }
 for (const email of outcome.retired) {
-	console.warn(`[init] ${email} signed in with the published password: it is no longer an admin, and its sessions were ended.`)
+	console.warn(
+		`[init] ${email} signed in with the published password: it is no longer an admin, that password no longer signs it in ` +
+			'(it has a random one now), and its sessions and reset links were ended.',
+	)
 }
 if (outcome.publishedPassword) {
 	const line = '!'.repeat(72)

@@ -198,6 +198,9 @@ export default defineConfig({
 			// Generous limits for the shared server: tests/e2e/rate-limits.spec.ts starts its own, strict ones.
 			RATE_LIMIT_AUTHENTICATION: '100000/60',
 			RATE_LIMIT_ACCOUNT: '100000/60',
+			RATE_LIMIT_ACCOUNT_NEW_DEVICES: '100000/60',
+			RATE_LIMIT_DEVICE: '100000/60',
+			RATE_LIMIT_PASSWORD_RESET: '100000/60',
 			RATE_LIMIT_SENSITIVE: '100000/60',
 			RATE_LIMIT_ADMIN: '100000/60',
 			RATE_LIMIT_GENERAL: '100000/60',

@@ -52,13 +52,15 @@ export async function handleAuthRequest(request: Request, auth: Auth = getAuth()
 	headers.delete('content-length')
 	const forward = () => auth.handler(new Request(request.url, { method: request.method, headers, body: Buffer.from(body), signal: request.signal }))
 	if (path !== '/api/auth/sign-in/email') return forward()
-	// Failures per account and client, as on the sign-in form [R53]; a success clears them.
+	// The sign-in form's budgets [R53, R55]; a success clears them and marks this client's device.
 	const attempt = await countSignInAttempt(emailOf(body), request)
 	if (attempt.refused) {
 		const { status, code, message, headers: limitHeaders } = attempt.refused
 		return jsonError(status, code, message, limitHeaders)
 	}
 	const response = await forward()
-	if (response.ok) await attempt.succeeded()
-	return response
+	if (!response.ok) return response
+	const answered = new Headers(response.headers)
+	answered.append('Set-Cookie', await attempt.succeeded())
+	return new Response(response.body, { status: response.status, statusText: response.statusText, headers: answered })
 }

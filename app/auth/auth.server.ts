@@ -1,5 +1,4 @@
 import { betterAuth } from 'better-auth/minimal'
-import { prismaAdapter } from 'better-auth/adapters/prisma'
 import { admin } from 'better-auth/plugins/admin'
 import { type Config, getConfig } from '../config/env.server'
 import { type Db, getDb } from '../data/db.server'
@@ -13,6 +12,8 @@ import { signInHooks } from './sign-in-hooks.server'
 import { ssoPlugins } from './sso.server'
 import { twoFactorPlugins } from './two-factor.server'
 import { withUserReadsRemembered } from './user-reads.server'
+import { resetRequestBudget, withResetLinksEnded } from './reset-links.server'
+import { getStoreLimiter, type StoreLimiter } from '../security/rate-limit/rate-limit.server'
 import { workloadCredentialRule } from './workload-credential.server'
 import { runtimeScope, viewerScope } from '../data/scope'
 import { log } from '../log/logger.server'
@@ -38,7 +39,8 @@ export const ADMIN_HTTP_PATHS = Object.values(adminPlugin().endpoints).map((endp
  */
 export const APP_NAME = 'Store'
 
-export function createAuth({ db, config }: { db: Db; config: Config }) {
+/** `limiter`: the store's (memory or Redis) unless a test gives its own. */
+export function createAuth({ db, config, limiter }: { db: Db; config: Config; limiter?: StoreLimiter }) {
 	const scopeToStore = async <T extends object>(row: T) => ({
 		data: { ...row, storeId: await runtimeStoreId(db) },
 	})
@@ -61,7 +63,8 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 		disabledPaths: ADMIN_HTTP_PATHS,
 		trustedOrigins: config.trustedOrigins,
 		// a sign-in reads its user once, not again for the ban check.
-		database: withUserReadsRemembered(prismaAdapter(db, { provider: config.databaseProvider })),
+		// and a password written or a ban ends the account's reset links in its transaction [R28].
+		database: withUserReadsRemembered(withResetLinksEnded(db, config.databaseProvider)),
 		emailAndPassword: {
 			enabled: true,
 			autoSignIn: true,
@@ -76,7 +79,7 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 						resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
 						revokeSessionsOnPasswordReset: true,
 						sendResetPassword: async ({ user, token }: { user: { email: string }; token: string }) => {
-							await signInHooks().resetRequested?.({ storeId: await runtimeStoreId(db), email: user.email, token })
+							await signInHooks().resetRequested?.({ db, storeId: await runtimeStoreId(db), email: user.email, token })
 						},
 					}
 				: {}),
@@ -134,6 +137,8 @@ export function createAuth({ db, config }: { db: Db; config: Config }) {
 		plugins: [
 			adminPlugin(),
 			accountRules({ db }),
+			// a few reset mails per address an hour, whoever asks [R28].
+			...(config.passwordRecovery ? [resetRequestBudget(() => limiter ?? getStoreLimiter(config))] : []),
 			// managed sign-in when configured.
 			workloadCredentialRule(config),
 			...ssoPlugins({ db, config }),

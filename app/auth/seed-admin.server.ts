@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import type { Auth } from './auth.server'
+import { resetTokensOf } from './reset-links.server'
 import { roleOf } from './roles'
 import { passwordWeakness } from '../security/strength.server'
 import type { Db } from '../data/db.server'
@@ -15,7 +17,7 @@ type Seeded = {
 	email: string
 	/** The admin signs in with the published password (init warns loudly). */
 	publishedPassword: boolean
-	/** Other admin accounts that signed in with the published password: no longer admins, signed out. */
+	/** Other admin accounts that signed in with the published password: no longer admins, that password unusable, signed out. */
 	retired: string[]
 }
 
@@ -33,8 +35,8 @@ export type SeedOutcome =
  * existing non-admin is never promoted, since anyone could have registered that email first.
  *
  * Once the operator has chosen a password (ADMIN_PASSWORD, other than the published one), no
- * account that signs in with the published password keeps the admin role [R23]: the named
- * account gets the chosen password instead, any other loses the role, and both are signed out.
+ * account signs in with the published password [R23, R29]: the named account gets the chosen
+ * password instead, any other loses the role and gets a random password, and both are signed out.
  * In production the published password is refused whatever the email, unless nothing at all
  * was set (the first start of a container, which creates the published default).
  */
@@ -76,7 +78,7 @@ export async function seedAdmin({
 		seeded = { kind: 'exists', email: adminEmail, publishedPassword: false, retired: [] }
 	}
 	// The named account was just checked (or given the chosen password): only the others are looked at.
-	if (chosen) seeded.retired = await retirePublishedAdmins(db, published, adminEmail)
+	if (chosen) seeded.retired = await retirePublishedAdmins(db, auth, published, adminEmail)
 	return seeded
 }
 
@@ -112,18 +114,31 @@ async function publishedPasswordCheck(auth: Auth) {
 
 async function replacePublishedPassword(db: Db, auth: Auth, user: AdminRow, chosen: string) {
 	const hash = await (await auth.$context).password.hash(chosen)
-	// Only the hash that was checked is replaced: a password changed meanwhile stays.
-	for (const account of user.accounts) {
-		await db.account.updateMany({ where: { id: account.id, password: account.password }, data: { password: hash } })
-	}
-	await db.session.deleteMany({ where: { userId: user.id } })
+	await db.$transaction(async (tx) => {
+		// Only the hash that was checked is replaced: a password changed meanwhile stays.
+		for (const account of user.accounts) {
+			await tx.account.updateMany({ where: { id: account.id, password: account.password }, data: { password: hash } })
+		}
+		await endAccess(tx, user.id)
+	})
 }
 
-/** Every other admin that still signs in with the published password loses the role and its sessions. */
-async function retirePublishedAdmins(db: Db, published: (user: AdminRow) => Promise<boolean>, named: string) {
+/** Every session and every outstanding reset link of a user whose password init just replaced [R26, R28]. */
+async function endAccess(tx: Pick<Db, 'session' | 'verification'>, userId: string) {
+	await tx.session.deleteMany({ where: { userId } })
+	await tx.verification.deleteMany({ where: resetTokensOf([userId]) })
+}
+
+/**
+ * Every other admin that still signs in with the published password loses the role and that
+ * password [R29]: it gets a random one nobody knows (the account stays, with its Orders, and its
+ * owner can get back in through a reset link where recovery is on), its sessions and reset links end.
+ */
+async function retirePublishedAdmins(db: Db, auth: Auth, published: (user: AdminRow) => Promise<boolean>, named: string) {
 	const where = { role: { contains: 'admin' }, email: { not: named } }
 	const admins = (await db.user.findMany({ where, select: adminSelect })).filter((user) => roleOf(user.role) === 'admin')
 	const retired: string[] = []
+	const context = await auth.$context
 	for (const admin of admins) {
 		if (!(await published(admin))) continue
 		const role =
@@ -131,10 +146,14 @@ async function retirePublishedAdmins(db: Db, published: (user: AdminRow) => Prom
 				.split(',')
 				.filter((r) => r.trim() !== 'admin')
 				.join(',') || 'user'
-		await db.$transaction([
-			db.user.update({ where: { id: admin.id }, data: { role }, select: { id: true } }),
-			db.session.deleteMany({ where: { userId: admin.id } }),
-		])
+		const unusable = await context.password.hash(randomBytes(32).toString('base64url'))
+		await db.$transaction(async (tx) => {
+			await tx.user.update({ where: { id: admin.id }, data: { role }, select: { id: true } })
+			for (const account of admin.accounts) {
+				await tx.account.updateMany({ where: { id: account.id, password: account.password }, data: { password: unusable } })
+			}
+			await endAccess(tx, admin.id)
+		})
 		retired.push(admin.email)
 	}
 	return retired

@@ -1,3 +1,4 @@
+import type { Db } from '../data/db.server'
 import type { StoreScope } from '../data/scope'
 
 /**
@@ -11,8 +12,8 @@ export type SignInHooks = {
 	afterSignUp?(args: SignInHookArgs): Promise<void>
 	/** After a session is created (sign-in, sign-up, SSO), with the browser's guestId. */
 	afterSessionCreated?(args: SignInHookArgs & { guestId: string }): Promise<void>
-	/** A password reset was asked for an existing account: mail it the single-use token. */
-	resetRequested?(args: { storeId: string; email: string; token: string }): Promise<void>
+	/** A password reset was asked for an existing account: mail it the single-use token (in `db`, auth's own). */
+	resetRequested?(args: { db: Db; storeId: string; email: string; token: string }): Promise<void>
 }
 
 let registered: SignInHooks = {}

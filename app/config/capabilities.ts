@@ -58,7 +58,7 @@ export const CAPABILITIES: readonly Capability[] = [
 	{
 		id: 'store-admin',
 		title: 'Store Admin access (the admin role on every loader and action)',
-		rules: ['R5', 'R23'],
+		rules: ['R5', 'R23', 'R29'],
 		maturity: 'stable',
 		offered: true,
 		proof: [
@@ -70,7 +70,7 @@ export const CAPABILITIES: readonly Capability[] = [
 			...proof(
 				'app/auth/seed-admin.server.test.ts',
 				'refuses the published password in production whatever the email, changing nothing [R23]',
-				'takes the admin role and every session from the published account when a later init names another admin [R23]',
+				'takes the admin role, its password, every session and reset link from the published account when a later init names another admin [R23, R29]',
 			),
 		],
 	},
@@ -97,8 +97,8 @@ export const CAPABILITIES: readonly Capability[] = [
 	},
 	{
 		id: 'newsletter',
-		title: 'Newsletter: double opt-in, one-click unsubscribe (when sending is configured)',
-		rules: ['R40', 'R50'],
+		title: 'Newsletter: double opt-in, an unsubscribe link and one-click headers in every mail (when sending is configured)',
+		rules: ['R40', 'R50', 'R122'],
 		maturity: 'experimental',
 		offered: true,
 		caveat: 'The store keeps the list but composes no newsletter: send yours with a tool that honours its unsubscribe links.',
@@ -116,7 +116,7 @@ export const CAPABILITIES: readonly Capability[] = [
 	{
 		id: 'password-recovery',
 		title: 'Password recovery by email (PASSWORD_RECOVERY=on, with sending configured)',
-		rules: ['R21'],
+		rules: ['R21', 'R28'],
 		maturity: 'experimental',
 		offered: true,
 		caveat: 'Off by default. When on, anyone who controls an account’s mailbox controls the account, admins included.',
@@ -172,7 +172,7 @@ export const CAPABILITIES: readonly Capability[] = [
 	{
 		id: 'provider-events',
 		title: 'Provider events (Stripe, Standard Webhooks) and the inbox',
-		rules: ['R60', 'R61', 'R63', 'R64', 'R65', 'R66'],
+		rules: ['R60', 'R61', 'R63', 'R64', 'R65', 'R66', 'R68'],
 		maturity: 'stable',
 		offered: true,
 		proof: [
@@ -189,6 +189,7 @@ export const CAPABILITIES: readonly Capability[] = [
 				'never selects an Order by metadata alone: a payment naming a reference the store did not record is held [R66]',
 				'never refunds more than was captured [R66]',
 				'applies a refund that arrived before the Session linking its PaymentIntent, once, when the link appears [R65]',
+				'converges on the largest refund when 20 rounds of two and of three Stripe refunds of one Order arrive at once [R68]',
 			),
 			...proof('tests/e2e/events.spec.ts', 'a verified Stripe event pays the Order; the inbox shows it; replay changes nothing [R60, R63, R66]'),
 		],
@@ -196,7 +197,7 @@ export const CAPABILITIES: readonly Capability[] = [
 	{
 		id: 'rate-limits',
 		title: 'Rate limits (four route classes, memory or Redis)',
-		rules: ['R50', 'R51', 'R53', 'R54'],
+		rules: ['R50', 'R51', 'R53', 'R54', 'R55', 'R56'],
 		maturity: 'stable',
 		offered: true,
 		proof: [
@@ -204,6 +205,11 @@ export const CAPABILITIES: readonly Capability[] = [
 				'app/security/rate-limit/account.server.test.ts',
 				'never lets one client’s failures refuse another client’s correct password [R53]',
 				'refuses with 503 and Retry-After, never signing in unlimited [R54]',
+				'caps 100 addresses guessing one account; the owner’s browser that signed in before still gets in, a new one is told to wait [R55]',
+			),
+			...proof(
+				'app/security/rate-limit/middleware.server.test.ts',
+				'counts 24 addresses of one IPv6 /64 as one client, and an address of the next /64 as another [R56]',
 			),
 			...proof(
 				'app/security/rate-limit/redis-faults.server.test.ts',

@@ -77,6 +77,12 @@ const EnvSchema = z.object({
 	RATE_LIMITS: z.enum(['on', 'off']).default('on'),
 	RATE_LIMIT_AUTHENTICATION: rule('20/60'),
 	RATE_LIMIT_ACCOUNT: rule('10/900'),
+	// Per account, not per address [R55]: password failures from browsers that never signed in to
+	// it, from every address together; and from one browser that did (its device cookie).
+	RATE_LIMIT_ACCOUNT_NEW_DEVICES: rule('30/3600'),
+	RATE_LIMIT_DEVICE: rule('10/900'),
+	// Reset mails per address, whoever asks [R28].
+	RATE_LIMIT_PASSWORD_RESET: rule('3/3600'),
 	RATE_LIMIT_SENSITIVE: rule('30/60'),
 	RATE_LIMIT_ADMIN: rule('600/60'),
 	RATE_LIMIT_GENERAL: rule('1200/60'),
@@ -185,6 +191,9 @@ export function parseConfig(env: Record<string, string | undefined>) {
 			rules: {
 				authentication: vars.RATE_LIMIT_AUTHENTICATION,
 				account: vars.RATE_LIMIT_ACCOUNT,
+				newDevices: vars.RATE_LIMIT_ACCOUNT_NEW_DEVICES,
+				device: vars.RATE_LIMIT_DEVICE,
+				passwordReset: vars.RATE_LIMIT_PASSWORD_RESET,
 				sensitive: vars.RATE_LIMIT_SENSITIVE,
 				admin: vars.RATE_LIMIT_ADMIN,
 				general: vars.RATE_LIMIT_GENERAL,

@@ -3,7 +3,8 @@ import { getConfig } from '../config/env.server'
 
 type Tx = Pick<Db, 'outboxMail'>
 
-export type MailKind = 'order-placed' | 'order-paid' | 'order-fulfilled' | 'order-cancelled' | 'order-refunded' | 'newsletter-confirm' | 'password-reset'
+export type MailKind =
+	'order-placed' | 'order-paid' | 'order-fulfilled' | 'order-cancelled' | 'order-refunded' | 'newsletter-confirm' | 'newsletter-leave' | 'password-reset'
 
 /** Whether this store sends mail at all (EMAIL_SMTP_URL and EMAIL_FROM set). */
 export const sendingConfigured = () => getConfig().email !== null

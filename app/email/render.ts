@@ -3,6 +3,16 @@ import { escapeHtml } from '../security/escape-html'
 /** A rendered mail: what the worker hands to SMTP. `listUnsubscribe` adds the RFC 8058 headers. */
 export type RenderedMail = { subject: string; text: string; html: string; listUnsubscribe?: string }
 
+/**
+ * The headers a rendered mail adds to SMTP's own: with `listUnsubscribe`, RFC 2369's
+ * `List-Unsubscribe` and RFC 8058's `List-Unsubscribe-Post`, so a mail client offers its own
+ * unsubscribe button, which POSTs `List-Unsubscribe=One-Click` to that link.
+ */
+export function mailHeaders(mail: RenderedMail): Record<string, string> | undefined {
+	if (!mail.listUnsubscribe) return undefined
+	return { 'List-Unsubscribe': `<${mail.listUnsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+}
+
 /** No line breaks or control characters in a header value (a subject built from a Store name or a product title). */
 export const headerSafe = (value: string) =>
 	value

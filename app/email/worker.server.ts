@@ -1,6 +1,6 @@
 import type { Db } from '../data/db.server'
 import { log } from '../log/logger.server'
-import type { RenderedMail } from './render'
+import { mailHeaders, type RenderedMail } from './render'
 
 /** The worker's transport: nodemailer's in production, anything with the same `sendMail` in tests. */
 export type Transport = {
@@ -79,9 +79,7 @@ export function mailWorker({
 				text: mail.text,
 				html: mail.html,
 				messageId: `<${row.id}@${messageIdHost}>`,
-				...(mail.listUnsubscribe
-					? { headers: { 'List-Unsubscribe': `<${mail.listUnsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }
-					: {}),
+				headers: mailHeaders(mail),
 			})
 			await db.outboxMail.updateMany({ where: { id: row.id }, data: { status: 'sent', sentAt: new Date(now()), leaseUntil: null, lastError: null } })
 			return 'sent' as const

@@ -16,14 +16,39 @@ export function requestIdFrom(header: string | string[] | undefined): string {
 }
 
 /**
- * A path for the log: no query (signed links carry their signature there), no order
- * confirmation token (`/orders/<token>` is the order's only key for a guest), bounded, and
- * nothing that could start a new line.
+ * Paths whose next segment is a secret, as the route table and better-auth serve them [R13]:
+ * an Order's confirmation token (a guest's only key to it, `/orders/<token>`) and a
+ * password-reset link's token (better-auth's `/api/auth/reset-password/<token>`, which it answers
+ * with a redirect that carries the token in the query). Newsletter links, reset pages and OAuth
+ * callbacks carry theirs in the query, which is never logged. A test walks the route table and
+ * better-auth's endpoints, so a new path with a secret in it cannot be left out of this list.
+ */
+export const SECRET_PATH_PREFIXES: readonly (readonly string[])[] = [['orders'], ['api', 'auth', 'reset-password']]
+
+/** A segment as a router compares it: percent-decoded (where it decodes) and in lower case. */
+function asRouted(segment: string) {
+	try {
+		return decodeURIComponent(segment).toLowerCase()
+	} catch {
+		return segment.toLowerCase()
+	}
+}
+
+/**
+ * A path for the log: no query (signed links carry their signature there), no secret segment
+ * (SECRET_PATH_PREFIXES, matched as the router matches: any case, percent-encoded, with repeated
+ * slashes), bounded, and nothing that could start a new line.
  */
 export function loggablePath(url: string | undefined): string {
 	const path = (url ?? '/').split('?')[0]!.split('#')[0]!
-	return path
-		.replace(/^\/orders\/[^/]+/, '/orders/[token]')
+	const segments = path.split('/')
+	const named = segments.flatMap((segment, index) => (segment === '' ? [] : [{ index, name: asRouted(segment) }]))
+	for (const prefix of SECRET_PATH_PREFIXES) {
+		const secret = named[prefix.length]
+		if (secret && prefix.every((name, at) => named[at]!.name === name)) segments[secret.index] = '[token]'
+	}
+	return segments
+		.join('/')
 		.slice(0, 200)
 		.replace(/[^\x21-\x7e]/g, (char) => `\\x${char.charCodeAt(0).toString(16)}`)
 }

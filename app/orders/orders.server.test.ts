@@ -101,6 +101,48 @@ describe.each(PROVIDERS)('order transitions and the payment-event seam on %s', (
 		expect((await row(order.id)).status).toBe('paid')
 	})
 
+	it('decides again on the Order as another event left it: a missed conditional write is never the end of an event [R68]', async () => {
+		const scope = unverifiedScope(t.db, t.storeId)
+		const read = (id: string) => t.db.order.findUniqueOrThrow({ where: { id }, select: paymentFields })
+		// `seen` is the Order as this event read it; another event changed it before this one wrote.
+		const decide = async (id: string, effect: PaymentEffect, seen: Awaited<ReturnType<typeof read>>) =>
+			applyPaymentEvent(t.db, scope, { orderId: id, effect, known: seen })
+
+		// A larger refund total than the one recorded meanwhile is applied, not dropped as stale.
+		const refunded = await newOrder()
+		await apply(refunded.id, paid(1500))
+		const beforeRefunds = await read(refunded.id)
+		expect((await apply(refunded.id, refund(500))).outcome).toBe('applied')
+		expect(await decide(refunded.id, refund(900), beforeRefunds)).toEqual({
+			outcome: 'applied',
+			summary: `Order #${refunded.number}: refunds of 900 USD minor units recorded.`,
+		})
+		expect(await row(refunded.id)).toMatchObject({ status: 'paid', refundedMinor: 900 })
+		// A smaller one is superseded: stale, and the larger stays.
+		const beforeWhole = await read(refunded.id)
+		expect((await apply(refunded.id, refund(1500))).outcome).toBe('applied')
+		expect(await decide(refunded.id, refund(1200), beforeWhole)).toMatchObject({ outcome: 'stale' })
+		expect(await row(refunded.id)).toMatchObject({ status: 'refunded', refundedMinor: 1500 })
+
+		// A failure or a second payment decided on an unpaid Order that was paid meanwhile: stale,
+		// never `applied` for a note that was not written.
+		const unpaid = await newOrder()
+		const beforePayment = await read(unpaid.id)
+		await apply(unpaid.id, paid(1500))
+		expect(await decide(unpaid.id, { kind: 'failed', reason: 'late' }, beforePayment)).toEqual({
+			outcome: 'stale',
+			summary: `Order #${unpaid.number}: already paid; nothing changed.`,
+		})
+		expect(await decide(unpaid.id, paid(1500), beforePayment)).toMatchObject({ outcome: 'stale', summary: expect.stringContaining('already paid') })
+		expect(await row(unpaid.id)).toMatchObject({ status: 'paid', paymentNote: null })
+
+		// A dispute flagged meanwhile is flagged once.
+		const disputed = await newOrder()
+		const beforeDispute = await read(disputed.id)
+		expect((await apply(disputed.id, { kind: 'dispute' })).outcome).toBe('applied')
+		expect(await decide(disputed.id, { kind: 'dispute' }, beforeDispute)).toMatchObject({ outcome: 'stale' })
+	})
+
 	it('records what an admin marking an offline payment paid captured: the total [R66]', async () => {
 		const order = await newOrder()
 		expect(await transitionOrder(t.db, unverifiedScope(t.db, t.storeId), { orderId: order.id, to: 'paid' })).toBe(true)

@@ -2,7 +2,7 @@ import type { Db } from '../data/db.server'
 import type { UserViewer, Viewer } from '../data/viewer'
 import { NEWEST_ORDERS_FIRST, ORDER_LINE_ORDER } from './listing-order'
 import { orderMail } from './mail.server'
-import { DomainError } from '../errors.server'
+import { DomainError, StoreBusyError } from '../errors.server'
 import { canTransition, type OrderStatus } from './status'
 import { hashOrderToken, ORDER_TOKEN } from './token.server'
 import type { StoreScope } from '../data/scope'
@@ -138,11 +138,24 @@ export type PaymentState = NonNullable<Awaited<ReturnType<typeof readPaymentStat
  */
 export type PaymentResult = { outcome: 'applied' | 'stale' | 'review' | 'held'; summary: string }
 
+/** A conditional write found the Order changed since it was read: decide again on what it is now. */
+const MISSED = Symbol('changed meanwhile')
+
+/**
+ * How many times one event decides on an Order that others keep changing under it. Each miss
+ * is another transaction's committed change to that Order, so this bounds a burst of events
+ * for one Order, not a wait; past it the event's transaction fails, nothing of it is kept,
+ * and the provider delivers it again.
+ */
+export const MAX_PAYMENT_DECISIONS = 5
+
 /**
  * The seam for provider events [R64-R66]: money moves only when it reconciles. An Order becomes
  * paid only for at least its total in its currency, and records what was captured; a refund
  * never makes an unpaid Order paid and cumulative refunds never exceed what was captured.
- * Every change is a conditional update, so a repeat, a race or a late event changes nothing.
+ * Every change is a conditional update, so a repeat or a late event changes nothing; a race is
+ * decided again on the Order as the winner left it [R68]: an event is `stale` only when what it
+ * says is already recorded or superseded, never because another event committed first.
  */
 export async function applyPaymentEvent(
 	tx: Tx,
@@ -160,13 +173,30 @@ export async function applyPaymentEvent(
 		/**
 		 * A payment reference (PaymentIntent) to link in the same write that marks the Order paid,
 		 * only while the Order has none: the caller found it unlinked. Used by a `paid` effect only;
-		 * when that write does not happen (short, stale, changed meanwhile) nothing is linked.
+		 * when that write does not happen (short, stale, changed meanwhile) nothing is linked, and
+		 * the caller links and applies apart, reading the Order again.
 		 */
 		linking?: string
 	},
 ): Promise<PaymentResult> {
-	const order = known ?? (await readPaymentState(tx, storeId, orderId))
-	if (!order) throw new DomainError(404, 'That order was not found.')
+	let order = known ?? (await readPaymentState(tx, storeId, orderId))
+	for (let decision = 1; ; decision++) {
+		if (!order) throw new DomainError(404, 'That order was not found.')
+		const decided = await decidePayment(tx, { storeId, orderId, effect, order, linking })
+		if (decided !== MISSED) return decided
+		if (linking !== undefined) return { outcome: 'stale', summary: `Order #${order.number}: changed meanwhile; nothing changed.` }
+		// On PostgreSQL the write waited for the transaction that changed the row, which has
+		// committed: this read sees what it left.
+		if (decision >= MAX_PAYMENT_DECISIONS) throw new StoreBusyError('The order kept changing while a payment event was applied; nothing was changed.')
+		order = await readPaymentState(tx, storeId, orderId)
+	}
+}
+
+/** One decision on the Order as read: a result, or MISSED when its conditional write found the row changed. */
+async function decidePayment(
+	tx: Tx,
+	{ storeId, orderId, effect, order, linking }: { storeId: string; orderId: string; effect: PaymentEffect; order: PaymentState; linking?: string },
+): Promise<PaymentResult | typeof MISSED> {
 	const say = (outcome: PaymentResult['outcome'], what: string): PaymentResult => ({ outcome, summary: `Order #${order.number}: ${what}` })
 	const minor = (amount: number | null) => (amount === null ? 'no amount' : `${amount} ${order.currency} minor units`)
 	const state = order.status.replace('_', ' ')
@@ -174,12 +204,14 @@ export async function applyPaymentEvent(
 
 	if (effect.kind === 'failed') {
 		if (order.status !== 'awaiting_payment') return say('stale', `already ${state}; nothing changed.`)
-		await tx.order.updateMany({ where, data: { paymentNote: `Payment failed: ${effect.reason.slice(0, 200)}` } })
+		const noted = await tx.order.updateMany({ where, data: { paymentNote: `Payment failed: ${effect.reason.slice(0, 200)}` } })
+		if (noted.count !== 1) return MISSED
 		return say('applied', `payment failed (${effect.reason.slice(0, 80)}); it stays awaiting payment.`)
 	}
 	if (effect.kind === 'dispute') {
 		if (order.disputed) return say('stale', 'already flagged as disputed; nothing changed.')
-		await tx.order.updateMany({ where: { id: orderId, storeId }, data: { disputed: true } })
+		const flagged = await tx.order.updateMany({ where: { id: orderId, storeId, disputed: false }, data: { disputed: true } })
+		if (flagged.count !== 1) return MISSED
 		return say('applied', 'flagged: the payment is disputed.')
 	}
 	const currency = effect.currency?.toUpperCase() ?? null
@@ -204,8 +236,9 @@ export async function applyPaymentEvent(
 				paymentNote: null,
 			},
 		})
-		if (changed.count === 1) await orderMail(tx, { storeId, id: orderId, email: order.email }, 'paid')
-		return changed.count === 1 ? say('applied', `marked paid (${minor(effect.amountMinor)} captured).`) : say('stale', 'changed meanwhile; nothing changed.')
+		if (changed.count !== 1) return MISSED
+		await orderMail(tx, { storeId, id: orderId, email: order.email }, 'paid')
+		return say('applied', `marked paid (${minor(effect.amountMinor)} captured).`)
 	}
 	if (order.paidAt === null) {
 		// A refund proves nothing about what this Order owes: it never pays it [R66]. An Order
@@ -218,11 +251,12 @@ export async function applyPaymentEvent(
 	if (refunded === null || refunded > order.capturedMinor) {
 		return say('review', `refunds of ${minor(refunded)} would exceed the ${minor(order.capturedMinor)} captured; nothing changed.`)
 	}
+	// Cumulative totals: a smaller or equal one than recorded is already contained in it.
 	if (refunded <= order.refundedMinor) return say('stale', 'this refund is already recorded; nothing changed.')
 	const full = refunded >= order.capturedMinor
 	const status = full && canTransition(order.status, 'refunded') ? 'refunded' : order.status
 	const changed = await tx.order.updateMany({ where: { ...where, refundedMinor: order.refundedMinor }, data: { refundedMinor: refunded, status } })
-	if (changed.count !== 1) return say('stale', 'changed meanwhile; nothing changed.')
+	if (changed.count !== 1) return MISSED
 	await refundMail(tx, { storeId, id: orderId, email: order.email }, refunded)
 	return say('applied', `refunds of ${minor(refunded)} recorded${full ? '; fully refunded' : ''}.`)
 }

@@ -159,6 +159,73 @@ test.describe('email through the outbox', () => {
 		expect(smtp.received.filter((m) => m.envelopeTo.includes(email))).toHaveLength(1)
 	})
 
+	test('every newsletter mail carries its reader’s unsubscribe link and List-Unsubscribe headers; “leave the list” mails it; a token in the body alone works and says so [R122]', async ({
+		page,
+	}) => {
+		/** A mail's raw header line, and the unsubscribe link it names. */
+		const header = (mail: Awaited<ReturnType<typeof smtp.next>>, name: string) =>
+			(mail.headerLines.find((line) => line.key === name)?.line ?? '').replace(/\r?\n[ \t]+/g, ' ')
+		const unsubscribeLink = (mail: Awaited<ReturnType<typeof smtp.next>>) => {
+			expect(header(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click')
+			const link = /^List-Unsubscribe:\s*<(https?:\/\/[^>]+\/newsletter\/unsubscribe\?token=[A-Za-z0-9_.-]+)>$/.exec(header(mail, 'list-unsubscribe'))?.[1]
+			expect(link).toBeTruthy()
+			expect(mail.text).toContain(`Unsubscribe: ${link}`)
+			return link!
+		}
+		const post = (path: string, body: string) =>
+			fetch(`${store.origin}${path}`, { method: 'POST', headers: { origin: store.origin, 'content-type': 'application/x-www-form-urlencoded' }, body })
+
+		// The confirmation mail already carries the reader's own link and headers.
+		const reader = `unsub-${Date.now()}@example.com`
+		await page.goto(`${store.origin}/newsletter`)
+		await page.getByLabel('Email').fill(reader)
+		await page.getByRole('button', { name: 'Subscribe' }).click()
+		await expect(page.getByTestId('newsletter-done')).toBeVisible()
+		const confirmation = await smtp.next(reader, (m) => m.subject?.startsWith('Confirm your subscription') ?? false)
+		const readerLink = unsubscribeLink(confirmation)
+		// Confirmed by a POST whose token is in its body only: it confirms, and the answer says so.
+		const confirmToken = /\/newsletter\/confirm\?token=([A-Za-z0-9_.-]+)/.exec(confirmation.text ?? '')?.[1] ?? ''
+		const confirmed = await post('/newsletter/confirm', new URLSearchParams({ token: confirmToken }).toString())
+		expect(confirmed.status).toBe(200)
+		expect(await confirmed.text()).toContain('is on the list')
+		expect((await subscribers().find({ email: reader }))!.confirmed_at).not.toBeNull()
+		// A mail client's own button: one POST to the header's link.
+		const oneClick = await fetch(readerLink, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: 'List-Unsubscribe=One-Click',
+		})
+		expect(oneClick.status).toBe(200)
+		expect((await subscribers().find({ email: reader }))!.unsubscribed_at).not.toBeNull()
+
+		// "Leave the list": the same answer for an address on the list and one that is not; only the first gets mail.
+		const listed = `listed-${Date.now()}@example.com`
+		const stranger = `stranger-${Date.now()}@example.com`
+		await subscribers().create({ email: listed, confirmed_at: new Date(), unsubscribed_at: null })
+		const answers = []
+		for (const address of [listed, stranger]) {
+			await page.goto(`${store.origin}/newsletter`)
+			await page.getByLabel('Address on the list').fill(address)
+			await page.getByRole('button', { name: 'Send me a link to leave' }).click()
+			answers.push(await page.getByTestId('newsletter-leave-sent').textContent())
+		}
+		expect(answers[0]).toBe(answers[1])
+		const leave = await smtp.next(listed, (m) => m.subject?.startsWith('Leave ') ?? false)
+		const listedLink = unsubscribeLink(leave)
+		expect(leave.text).toContain(`Leave the newsletter: ${listedLink}`)
+		expect(await db.outboxMail.count({ where: { storeId, toAddress: stranger } })).toBe(0)
+
+		// Its token posted in a body alone unsubscribes, and says so; a forged one changes nothing and says that.
+		const token = new URL(listedLink).searchParams.get('token')!
+		const forged = await post('/newsletter/unsubscribe', new URLSearchParams({ token: `${token.split('.')[0]}.${'A'.repeat(43)}` }).toString())
+		expect(forged.status).toBe(400)
+		expect((await subscribers().find({ email: listed }))!.unsubscribed_at).toBeNull()
+		const left = await post('/newsletter/unsubscribe', new URLSearchParams({ token }).toString())
+		expect(left.status).toBe(200)
+		expect(await left.text()).toContain('will get no more newsletters')
+		expect((await subscribers().find({ email: listed }))!.unsubscribed_at).not.toBeNull()
+	})
+
 	test('bad addresses are refused with nothing written or sent: header injection, 10 KB, not an address', async ({ request }) => {
 		const before = await db.outboxMail.count()
 		for (const email of ['reader@example.com\r\nBcc: victim@example.com', `${'a'.repeat(10_000)}@example.com`, 'not-an-address']) {

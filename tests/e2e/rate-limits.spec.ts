@@ -1,7 +1,8 @@
 /**
  * Rate limits over HTTP, against servers of this spec's own with strict limits
- * (docs/security-model.md R51, R53, R54): the 429 contract on forms, data requests and APIs,
- * sign-in failures counted per account and client, a spoofed X-Forwarded-For that changes
+ * (docs/security-model.md R51, R53-R56): the 429 contract on forms, data requests and APIs,
+ * sign-in failures counted per account and client and per account from new browsers, a
+ * browser that signed in before keeping its own budget, a spoofed X-Forwarded-For that changes
  * nothing, and the store while a private Redis is down or hung (the shared one on 6379 is
  * never stopped). With E2E_DATABASE=postgresql each store gets its own PostgreSQL database.
  */
@@ -163,6 +164,65 @@ test('a client that keeps failing on one account is refused with that window’s
 	}
 })
 
+test('a hundred addresses guessing the admin’s password are capped; the admin’s browser signs in during the storm, a new one is told to wait [R55, R56]', async ({
+	browser,
+}) => {
+	const store = await startStore({
+		TRUST_PROXY: '1',
+		RATE_LIMIT_AUTHENTICATION: '100000/60',
+		RATE_LIMIT_ACCOUNT: '10/900',
+		RATE_LIMIT_ACCOUNT_NEW_DEVICES: '30/3600',
+	})
+	const laptop = await browser.newContext()
+	const fresh = await browser.newContext()
+	try {
+		const signIn = async (page: Page) => {
+			await page.goto(`${store.origin}/sign-in`)
+			await page.getByLabel('Email').fill(store.admin.email)
+			await page.getByLabel('Password', { exact: true }).fill(store.admin.password)
+			const answered = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/sign-in'))
+			await page.getByRole('button', { name: 'Sign in' }).click()
+			return answered
+		}
+		// Before the storm the admin signs in on their laptop, which keeps a device cookie: HttpOnly, signed.
+		const page = await laptop.newPage()
+		await signIn(page)
+		await expect(page).toHaveURL(`${store.origin}/admin`)
+		const device = (await laptop.cookies()).find((cookie) => cookie.name === 'storeDevice')
+		expect(device).toMatchObject({ httpOnly: true, sameSite: 'Lax' })
+		await laptop.clearCookies({ name: /session_token/ })
+
+		// A hundred addresses, one wrong password each, through the API; then 24 more from one IPv6 /64.
+		const statuses = []
+		for (let i = 1; i <= 100; i++) statuses.push((await signInApi(store, { password: `wrong-${i}`, client: `203.0.113.${i}` })).status)
+		expect(statuses).toEqual([...Array(30).fill(401), ...Array(70).fill(429)])
+		const sixtyFour = []
+		for (let i = 1; i <= 24; i++)
+			sixtyFour.push((await signInApi(store, { email: 'shopper@example.com', password: 'wrong', client: `2001:db8:7:9::${i}` })).status)
+		expect(sixtyFour).toEqual([...Array(10).fill(401), ...Array(14).fill(429)])
+
+		// The laptop signs in during the storm.
+		await signIn(page)
+		await expect(page).toHaveURL(`${store.origin}/admin`)
+
+		// A browser the admin never used: the right password, and a clear answer to wait, with Retry-After.
+		const other = await fresh.newPage()
+		const refused = await signIn(other)
+		expect(refused.status()).toBe(429)
+		expect(Number(await refused.headerValue('retry-after'))).toBeGreaterThan(3000)
+		await expect(other.getByRole('alert')).toContainText('sign in from a browser you have signed in with before')
+		await expect(other).toHaveURL(/\/sign-in/)
+		const api = await signInApi(store, { password: store.admin.password, client: '198.51.100.200' })
+		expect(api.status).toBe(429)
+		expect(oneNumber(api, 'retry-after')).toBeGreaterThan(3000)
+		oneNumber(api, 'x-ratelimit-reset')
+		expect(hasSession(api)).toBe(false)
+	} finally {
+		await Promise.all([laptop.close(), fresh.close()])
+		await store.stop()
+	}
+})
+
 test('a spoofed X-Forwarded-For with no trusted proxy does not reset the count', async () => {
 	const store = await startStore({ TRUST_PROXY: '0', RATE_LIMIT_AUTHENTICATION: '3/60', RATE_LIMIT_ACCOUNT: '1000/60' })
 	try {
@@ -268,17 +328,21 @@ test('a hung Redis (SIGSTOP) is found by the store’s own probe and skipped whi
 		// longer than /healthz does, and a sign-in before it is refused (fail closed, as above).
 		await expect.poll(async () => (await fetch(`${store.origin}/readyz`)).status, { timeout: 15_000 }).toBe(200)
 		expect((await signInForm(store, { password: store.admin.password })).status).toBe(302)
+		// What the store logs from now on: a store whose first connection took longer than its first
+		// probe has logged both lines below already, and they must not answer for this outage.
+		const paused = store.stderr().length
 		redis.pause()
 		// No request is made until the store has noticed by itself.
-		await expect.poll(() => store.stderr(), { timeout: 10_000 }).toContain('[rate-limit] Redis unavailable')
+		await expect.poll(() => store.stderr().slice(paused), { timeout: 10_000 }).toContain('[rate-limit] Redis unavailable')
 		// Answered while Redis is still stopped: General from memory, sign-in refused with 503.
 		expect((await fetch(`${store.origin}/healthz`)).status).toBe(200)
 		expect((await fetch(`${store.origin}/`)).status).toBe(200)
 		const refused = await signInForm(store, { password: store.admin.password })
 		expect(refused.status).toBe(503)
 		expect(refused.headers.get('retry-after')).toBe('5')
+		const resumed = store.stderr().length
 		redis.resume()
-		await expect.poll(() => store.stderr(), { timeout: 10_000 }).toContain('[rate-limit] Redis is answering again')
+		await expect.poll(() => store.stderr().slice(resumed), { timeout: 10_000 }).toContain('[rate-limit] Redis is answering again')
 		expect((await signInForm(store, { password: store.admin.password })).status).toBe(302)
 	} finally {
 		await store.stop()

@@ -281,7 +281,7 @@ async function signInAt(page: Page, origin: string, email: string, password: str
 	await expect(page).not.toHaveURL(/\/sign-in\?/)
 }
 
-test('the container’s next start with the operator’s credentials leaves the published admin without admin access; production refuses the published password [R23]', async ({
+test('the container’s next start with the operator’s credentials leaves the published admin without admin access or its password; production refuses the published password [R23, R29]', async ({
 	page,
 }) => {
 	test.setTimeout(120_000)
@@ -309,15 +309,24 @@ test('the container’s next start with the operator’s credentials leaves the 
 		// The operator's own credentials: a new admin, and the published account says goodbye.
 		const next = await runInit(cwd, { ...env, ...operator })
 		expect(next.code, next.stderr).toBe(0)
-		expect(next.stderr).toContain(`${published.email} signed in with the published password: it is no longer an admin`)
+		expect(next.stderr).toContain(`${published.email} signed in with the published password: it is no longer an admin, that password no longer signs it in`)
 		// The schema is current since the first start: Prisma's migration CLI is not started again.
 		expect(next.stdout).toContain('[init] migrations: all applied already')
 
 		await whileServing(cwd, env, async () => {
-			// The published password still signs in, as a customer.
-			await signInAt(page, origin, published.email, published.password)
-			const forbidden = await page.goto(`${origin}/admin`)
-			expect(forbidden?.status()).toBe(403)
+			// The published password signs nothing in: not the API, not the form.
+			const api = await fetch(`${origin}/api/auth/sign-in/email`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', origin },
+				body: JSON.stringify(published),
+			})
+			expect(api.status).toBe(401)
+			await page.context().clearCookies()
+			await page.goto(`${origin}/sign-in`)
+			await page.getByLabel('Email').fill(published.email)
+			await page.getByLabel('Password', { exact: true }).fill(published.password)
+			await page.getByRole('button', { name: 'Sign in' }).click()
+			await expect(page.getByText('Invalid email or password.')).toBeVisible()
 			await signInAt(page, origin, operator.ADMIN_EMAIL, operator.ADMIN_PASSWORD)
 			await expect(page).toHaveURL(`${origin}/admin`)
 			await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible()

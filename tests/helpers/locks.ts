@@ -5,9 +5,14 @@ class Rollback extends Error {}
 
 /**
  * Another connection runs `lock` in a transaction and keeps it open until the returned function
- * rolls it back: nothing it did is kept.
+ * rolls it back: nothing it did is kept. With `commit`, the returned function commits it instead
+ * (another writer that got there first).
  */
-export async function holdLocks(url: string, lock: (tx: Parameters<Parameters<Db['$transaction']>[0]>[0]) => Promise<unknown>) {
+export async function holdLocks(
+	url: string,
+	lock: (tx: Parameters<Parameters<Db['$transaction']>[0]>[0]) => Promise<unknown>,
+	{ commit = false }: { commit?: boolean } = {},
+) {
 	const other = createDb(url)
 	let release!: () => void
 	const released = new Promise<void>((resolve) => (release = resolve))
@@ -19,7 +24,7 @@ export async function holdLocks(url: string, lock: (tx: Parameters<Parameters<Db
 				await lock(tx)
 				locked()
 				await released
-				throw new Rollback()
+				if (!commit) throw new Rollback()
 			},
 			{ maxWait: 10_000, timeout: 120_000 },
 		)
@@ -45,4 +50,17 @@ export function holdRowLock(url: string, productId: string) {
 		await tx.product.update({ where: { id: productId }, data: { title: `locked-${randomUUID()}` } })
 		await tx.productVariant.updateMany({ where: { productId }, data: { updatedAt: new Date() } })
 	})
+}
+
+/** Resolves once some session of `db`'s PostgreSQL database waits for a lock another holds. */
+export async function someoneWaitsForALock(db: Db, { timeoutMs = 10_000 } = {}) {
+	const until = Date.now() + timeoutMs
+	while (Date.now() < until) {
+		const [waiting] = await db.$queryRaw<
+			Array<{ n: number }>
+		>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`
+		if ((waiting?.n ?? 0) > 0) return
+		await new Promise((resolve) => setTimeout(resolve, 20))
+	}
+	throw new Error('nobody waited for a lock')
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, createProduct, newGuest, offline, startedCardOrder } from '../../../tests/helpers/commerce'
 import { PROVIDERS, type TestDatabase, openTestDatabase, signUpAdmin } from '../../../tests/helpers/databases'
-import { holdLocks } from '../../../tests/helpers/locks'
+import { holdLocks, someoneWaitsForALock } from '../../../tests/helpers/locks'
 import { genericRequest, newWebhookSecret, stripeEvents, stripeRequest, stripeSignature } from '../../../tests/helpers/events'
 import { cartRepository } from '../../cart/cart.server'
 import type { Db } from '../../data/db.server'
@@ -210,6 +210,49 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 		expect(await t.db.providerEvent.count({ where: { storeId: t.storeId, awaitingRef: { in: orders.map((o) => o.paymentIntentId) } } })).toBe(0)
 	})
 
+	/**
+	 * Refund events of one Order delivered at the same instant, cumulative totals in a shuffled
+	 * order. On PostgreSQL each commits on its own connection: the ones that lose the race must read
+	 * the Order again and decide anew, not give up. `deliverRefund` sends one, by either provider.
+	 */
+	async function concurrentRefunds(deliverRefund: (amount: number) => Promise<{ outcome: string }>, amounts: number[], orderId: string) {
+		const order = [...amounts].sort(() => Math.random() - 0.5)
+		const answers = await Promise.all(order.map((amount) => deliverRefund(amount)))
+		const largest = Math.max(...amounts)
+		expect(await state(orderId)).toMatchObject({ refundedMinor: largest, status: largest === 5000 ? 'refunded' : 'paid' })
+		// Every row is final: recorded, applied or superseded (`stale`), none waiting; the largest applied.
+		const rows = await t.db.providerEvent.findMany({
+			where: { storeId: t.storeId, orderId, type: { in: ['charge.refunded', 'refund.succeeded'] } },
+			select: { outcome: true, awaitingRef: true },
+		})
+		expect(rows).toHaveLength(amounts.length)
+		for (const row of rows) expect(row).toEqual({ outcome: expect.stringMatching(/^(applied|stale)$/), awaitingRef: null })
+		expect(answers[order.indexOf(largest)]!.outcome).toBe('applied')
+	}
+	/** The titles below say 20: the capability registry names the first by its exact title. */
+	const ROUNDS = 20
+	/** Forty Orders paid and refunded at once, each round: more than a unit test's usual time on a busy machine. */
+	const CONVERGENCE_MS = 180_000
+	/** Round `i`'s cumulative totals: two events, then three; some reach the whole capture (5000). */
+	const refundRound = (round: number) => [round % 2 ? [1000, 3000] : [1000, 5000], round % 2 ? [1000, 3000, 2000] : [2000, 5000, 4000]]
+
+	it(
+		'converges on the largest refund when 20 rounds of two and of three Stripe refunds of one Order arrive at once [R68]',
+		async () => {
+			for (let round = 0; round < ROUNDS; round++) {
+				for (const amounts of refundRound(round)) {
+					const o = await paid()
+					await concurrentRefunds(
+						(amountRefunded) => deliver(stripeEvents.chargeRefunded({ paymentIntentId: o.paymentIntentId, amountRefunded, amount: 5000 })),
+						amounts,
+						o.orderId,
+					)
+				}
+			}
+		},
+		CONVERGENCE_MS,
+	)
+
 	it('replays a stored event through the same reconciliation: a short payment or a conflict still moves nothing [R66]', async () => {
 		const inbox = eventInboxRepository(t.db, admin)
 		const o = await started()
@@ -252,6 +295,26 @@ describe.each(PROVIDERS)('provider events reconcile with the Order on %s', (prov
 			expect(await send({ type: 'refund.succeeded', data: { reference: String(order.number), amount_refunded: 5000, currency: 'USD' } })).toBe('applied')
 			expect(await state(order.id)).toMatchObject({ status: 'refunded', refundedMinor: 5000 })
 		})
+
+		it(
+			'converges on the largest refund when 20 rounds of two and of three Standard Webhooks refunds arrive at once [R68]',
+			async () => {
+				for (let round = 0; round < ROUNDS; round++) {
+					for (const amounts of refundRound(round)) {
+						const order = await placed(BANK)
+						expect(await send({ type: 'payment.succeeded', data: { reference: String(order.number), amount: 5000, currency: 'USD' } })).toBe('applied')
+						await concurrentRefunds(
+							async (amount) => ({
+								outcome: await send({ type: 'refund.succeeded', data: { reference: String(order.number), amount_refunded: amount, currency: 'USD' } }),
+							}),
+							amounts,
+							order.id,
+						)
+					}
+				}
+			},
+			CONVERGENCE_MS,
+		)
 
 		it('settles a refund held for an unpaid Order when an admin replays it after marking the Order paid [R65, R66]', async () => {
 			const order = await placed(BANK)
@@ -331,6 +394,22 @@ describe.each(PROVIDERS.filter((provider) => provider === 'postgresql'))('the Co
 		}
 		expect(await applying).toBe(1)
 		expect((await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true } })).status).toBe('paid')
+	})
+
+	it('resolves a Session event again when another event linked its Order first, and pays nothing for another payment [R68, R66]', async () => {
+		const { order, payment } = await started()
+		// Another event links a different payment to the Order and commits while this one waits for the row.
+		const commit = await holdLocks(t.url, (tx) => tx.order.updateMany({ where: { id: order.id }, data: { paymentIntentRef: 'pi_linked_first' } }), {
+			commit: true,
+		})
+		const delivering = deliver(payment)
+		await someoneWaitsForALock(t.db)
+		await commit()
+		expect(await delivering).toBe('conflict')
+		expect(await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, paymentIntentRef: true } })).toEqual({
+			status: 'awaiting_payment',
+			paymentIntentRef: 'pi_linked_first',
+		})
 	})
 
 	it('leaves the Connection’s own fields as they were when it takes the lock [R65]', async () => {

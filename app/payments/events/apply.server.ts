@@ -86,8 +86,12 @@ async function resolve(tx: Tx, connection: EventConnection, refs: EventRefs): Pr
 /** A result that links nothing; each call a new `wake` list, which a result may push to. */
 const none = (): Omit<Result, 'outcome' | 'summary'> => ({ orderId: null, otherOrderId: null, awaitingRef: null, wake: [] })
 
-/** Applies one verified event; changes nothing unless every reference and the money reconcile. */
-async function applyEvent(tx: Tx, scope: StoreScope, connection: EventConnection, event: NormalizedEvent): Promise<Result> {
+/**
+ * Applies one verified event; changes nothing unless every reference and the money reconcile.
+ * `decision` counts how often it was decided: a link that another event made first (the write
+ * waited for it) sends the event back to be decided on the Order as it is now, once [R68].
+ */
+async function applyEvent(tx: Tx, scope: StoreScope, connection: EventConnection, event: NormalizedEvent, decision = 1): Promise<Result> {
 	if (!event.known) return { ...none(), outcome: 'ignored', summary: `Unknown event type ${event.type}: stored, nothing changed.` }
 	const found = await resolve(tx, connection, event.refs)
 	if (found.kind === 'conflict') {
@@ -126,10 +130,12 @@ async function applyEvent(tx: Tx, scope: StoreScope, connection: EventConnection
 	}
 	let linked = ''
 	// The Order as the search read it; the link's statement answers it as it left it (this
-	// transaction then holds its row). A link that did not happen (linked meanwhile) reads it again.
+	// transaction then holds its row).
 	let known: PaymentState | null = order
 	if (link) {
 		known = await linkPaymentIntent(tx, scope, { orderId: order.id, paymentIntentRef: link })
+		// Linked meanwhile: to this payment or another one, which resolving again tells apart.
+		if (!known && decision === 1) return applyEvent(tx, scope, connection, event, decision + 1)
 		if (known) {
 			linked = ` Payment ${link} linked.`
 			result.wake.push(link)

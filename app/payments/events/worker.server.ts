@@ -5,6 +5,7 @@ import { parseEventBody } from './body'
 import { RECEIVED } from './inbox.server'
 import { normalizeFor } from './normalize'
 import { isContention } from '../../orders/contention.server'
+import { StoreBusyError } from '../../errors.server'
 
 /** Events of one Connection applied in one transaction: a burst costs a few commits, not one each. */
 export const APPLY_BATCH = 25
@@ -62,10 +63,13 @@ export async function applyReceivedBatch(scope: StoreScope, { log, connectionId 
 	return { applied: 0, failed: false }
 }
 
-/** Contention (a lock, a busy file) or a database out of reach (Prisma's P1xxx): no fault of the event's. */
+/**
+ * Contention (a lock, a busy file, an Order that kept changing while it was decided on) or a
+ * database out of reach (Prisma's P1xxx): no fault of the event's.
+ */
 function databaseTrouble(error: unknown) {
 	const code = (error as { code?: unknown } | null)?.code
-	return isContention(error) || (typeof code === 'string' && /^P1\d{3}$/.test(code))
+	return error instanceof StoreBusyError || isContention(error) || (typeof code === 'string' && /^P1\d{3}$/.test(code))
 }
 
 async function applyBatch(scope: StoreScope, connection: EventConnection, take: number) {

@@ -22,7 +22,8 @@ const forgotForm = formSchema({ email: fields.email })
 
 /**
  * [R21] Only when PASSWORD_RECOVERY=on and mail is sent. The answer is the same for every
- * address, known or not (no account enumeration); the Authentication limit applies [R50].
+ * address, known or not (no account enumeration), also once the address's reset mails for the
+ * hour are spent [R28]; the Authentication limit applies [R50].
  */
 export async function action(args: Route.ActionArgs) {
 	if (!getConfig().passwordRecovery) throw notOffered()
@@ -41,7 +42,10 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
 		return (
 			<section className="card">
 				<h1>Check your inbox</h1>
-				<p data-testid="reset-requested">If an account uses that address, a link to choose a new password is on its way. It works once, for 30 minutes.</p>
+				<p data-testid="reset-requested">
+					If an account uses that address, a link to choose a new password is on its way. It works once, for 30 minutes, and choosing a new password ends every
+					other link sent before. An address gets a few links an hour at most: if none arrives, look in the spam folder before asking again.
+				</p>
 			</section>
 		)
 	}

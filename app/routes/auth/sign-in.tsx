@@ -50,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	if (!form.ok) return data(form, { status: 400 })
 
 	const { email, password, redirectTo } = form.data
-	// Failures per account and client: another client's failures never refuse this one [R53].
+	// Failures per account and client, per account from new browsers, per known browser [R53, R55].
 	const attempt = await countSignInAttempt(email, request)
 	if (attempt.refused) return refusedSignInForm(attempt.refused)
 	const result = await signInWithEmail({ email, password, request })
@@ -61,7 +61,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 		}
 		return data(formFailure({}, SIGN_IN_FAILED), { status: 401 })
 	}
-	await attempt.succeeded()
+	// This browser is one the account signed in from: its own budget from now on [R55].
+	result.headers.append('Set-Cookie', await attempt.succeeded())
 	// No session yet: better-auth set its two_factor cookie and waits for a code.
 	if (result.twoFactorRedirect) throw redirect(withRedirect(TWO_FACTOR_PATH, redirectTo ?? ''), { headers: result.headers })
 	throw redirect(safeRedirect(redirectTo, homeAfterSignIn(result.response)), { headers: result.headers })

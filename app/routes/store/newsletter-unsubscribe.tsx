@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from 'react-router'
+import { createContext, data, Form, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/newsletter-unsubscribe'
 import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
@@ -12,8 +12,17 @@ export const meta = () => [{ title: 'Unsubscribe' }]
 
 const refused = () => data({ message: 'This unsubscribe link is not valid or has expired. Use the link in a recent newsletter.' }, { status: 400 })
 
+/**
+ * What this request's POST did, for the loader React Router runs after it: that loader sees the
+ * link's query, not the body, and a POST with the token only in its body (a client of its own)
+ * must be answered as what it did, not as a link without a token [R122].
+ */
+const unsubscribed = createContext<{ email: string } | null>(null)
+
 /** GET shows a button (link scanners must not unsubscribe anyone); POST unsubscribes. No sign-in needed. */
 export async function loader(args: Route.LoaderArgs) {
+	const done = args.context.get(unsubscribed)
+	if (done) return { token: '', email: done.email }
 	const viewer = await getViewer(args)
 	const token = new URL(args.request.url).searchParams.get('token') ?? ''
 	const verdict = readUnsubscribeToken(token, viewer.storeId)
@@ -35,6 +44,7 @@ export async function action(args: Route.ActionArgs) {
 	const verdict = readUnsubscribeToken(token, viewer.storeId)
 	if (!verdict.ok) throw refused()
 	await repositoriesFor(viewer).newsletter.unsubscribe(verdict.email)
+	args.context.set(unsubscribed, { email: verdict.email })
 	return { done: true as const, email: verdict.email }
 }
 

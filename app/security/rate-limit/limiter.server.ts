@@ -19,6 +19,8 @@ export interface Limiter {
 	check(key: string, rule: Rule): Promise<Decision>
 	/** Forgets what `key` has used (a sign-in that succeeded clears its failures [R53]). */
 	reset?(key: string): Promise<void>
+	/** Gives back one of `key`'s counts in its window, if it has any (an attempt that was no failure [R55]). */
+	refund?(key: string): Promise<void>
 }
 
 /**
@@ -51,6 +53,10 @@ export function memoryLimiter(now: () => number = Date.now): Limiter & { clear()
 		},
 		async reset(key) {
 			windows.delete(key)
+		},
+		async refund(key) {
+			const window = windows.get(key)
+			if (window && window.count > 0) window.count--
 		},
 		clear() {
 			windows.clear()
@@ -132,9 +138,17 @@ const COUNT_SCRIPT = `local n = redis.call('INCR', KEYS[1])
 if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`
 
+/** One count back, only while the window's key exists (a DECR would create a key without expiry). */
+const REFUND_SCRIPT = `if redis.call('GET', KEYS[1]) and tonumber(redis.call('GET', KEYS[1])) > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`
+
 export function redisCounter(redis: IORedis, prefix = 'store:rl:count'): Limiter {
-	const counting = redis as IORedis & { storeCount(key: string, windowMs: number): Promise<[number, number]> }
+	const counting = redis as IORedis & {
+		storeCount(key: string, windowMs: number): Promise<[number, number]>
+		storeRefund(key: string): Promise<number>
+	}
 	if (!('storeCount' in redis)) redis.defineCommand('storeCount', { numberOfKeys: 1, lua: COUNT_SCRIPT })
+	if (!('storeRefund' in redis)) redis.defineCommand('storeRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT })
 	return {
 		async check(key, rule) {
 			const [count, ttlMs] = await counting.storeCount(`${prefix}:${key}`, rule.windowSeconds * 1000)
@@ -148,6 +162,9 @@ export function redisCounter(redis: IORedis, prefix = 'store:rl:count'): Limiter
 		},
 		async reset(key) {
 			await redis.del(`${prefix}:${key}`)
+		},
+		async refund(key) {
+			await counting.storeRefund(`${prefix}:${key}`)
 		},
 	}
 }
@@ -196,6 +213,12 @@ export function resilientLimiter({ primary, fallback, health }: { primary: Limit
 			await fallback.reset?.(key)
 			if (health.state !== 'up') return
 			await primary.reset?.(key).catch((error: unknown) => health.failed((error as Error).message?.slice(0, 120) ?? 'command failed'))
+		},
+		/** Best effort, as reset: a count Redis could not give back expires with its window. */
+		async refund(key: string) {
+			await fallback.refund?.(key)
+			if (health.state !== 'up') return
+			await primary.refund?.(key).catch((error: unknown) => health.failed((error as Error).message?.slice(0, 120) ?? 'command failed'))
 		},
 	}
 }

@@ -1,10 +1,12 @@
+import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import type { ServerBuild } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Decision } from './limiter.server'
 import { rateLimitMiddleware } from './middleware.server'
-import type { StoreLimiter } from './rate-limit.server'
+import { createStoreLimiter, type StoreLimiter } from './rate-limit.server'
+import { parseConfig } from '../../config/env.server'
 
 /** The part of a server build the middleware reads: the route manifest. */
 const build = {
@@ -28,6 +30,7 @@ const limiter: StoreLimiter = {
 	rules: {} as StoreLimiter['rules'],
 	check: async () => verdict,
 	reset: async () => undefined,
+	refund: async () => undefined,
 	redis: undefined,
 	close: async () => undefined,
 }
@@ -134,5 +137,53 @@ describe('the rate-limit middleware while Redis is unavailable [R54]', () => {
 			expect(await response.json()).toEqual({ code: 'TEMPORARILY_UNAVAILABLE', message: expect.stringContaining('unavailable') })
 		}
 		expect(reached).toEqual([])
+	})
+})
+
+const SHARED_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+/** The store's own limiter on each backend; Redis is required (Authentication fails closed without it). */
+describe.each([
+	['memory', {}],
+	['redis', { REDIS_URL: SHARED_REDIS }],
+])('the client a limit counts on the %s backend [R56]', (_name, backend) => {
+	const real = createStoreLimiter(parseConfig({ ...backend, RATE_LIMIT_AUTHENTICATION: '5/60' }), (line) => expect.fail(line))
+	let origin = ''
+	let stop = () => undefined as void
+	beforeAll(async () => {
+		const app = express()
+		// One trusted proxy, as TRUST_PROXY=1: its X-Forwarded-For names the client.
+		app.set('trust proxy', 1)
+		app.use(rateLimitMiddleware({ limiter: real, build, onDecision: () => undefined }))
+		app.all('/{*path}', (_req, res) => void res.status(401).json({ code: 'INVALID_EMAIL_OR_PASSWORD' }))
+		const server = app.listen(0, '127.0.0.1')
+		await new Promise((resolve) => server.once('listening', resolve))
+		origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+		stop = () => void server.close()
+	})
+	afterAll(async () => {
+		stop()
+		await real.close()
+	})
+
+	const signIn = (client: string) => fetch(`${origin}/api/auth/sign-in/email`, { method: 'POST', headers: { 'x-forwarded-for': client } })
+
+	it('counts 24 addresses of one IPv6 /64 as one client, and an address of the next /64 as another [R56]', async () => {
+		const net = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`
+		const statuses = []
+		for (let i = 1; i <= 24; i++) statuses.push((await signIn(`${net}:${i.toString(16)}::${i}`)).status)
+		expect(statuses).toEqual([...Array(5).fill(401), ...Array(19).fill(429)])
+		const refused = await signIn(`${net}::ffff`)
+		expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+		expect(Number(refused.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000)
+		const [a, b, c, d] = net.split(':')
+		expect((await signIn(`${a}:${b}:${c}:${(parseInt(d!, 16) ^ 1).toString(16)}::1`)).status).toBe(401)
+	})
+
+	it('counts IPv4 addresses one by one, however a dual-stack socket writes them [R56]', async () => {
+		const base = `198.51.${randomBytes(1)[0]}`
+		for (let i = 0; i < 5; i++) expect((await signIn(`${base}.7`)).status).toBe(401)
+		expect((await signIn(`::ffff:${base}.7`)).status).toBe(429)
+		expect((await signIn(`${base}.8`)).status).toBe(401)
 	})
 })

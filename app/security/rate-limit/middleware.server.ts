@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express'
 import onHeaders from 'on-headers'
 import type { ServerBuild } from 'react-router'
 import { classify } from './classes'
+import { clientKey } from './client-key'
 import type { Decision } from './limiter.server'
 import { rateLimitHeaders, type StoreLimiter, tooManyMessage, UNAVAILABLE } from './rate-limit.server'
 import { refusalResponse } from './refusal.server'
@@ -10,7 +11,7 @@ import { routeMatcher } from './route-match'
 /**
  * Counts every request against its route class BEFORE any route runs (and before scrypt on
  * sign-in), keyed by the client address Express resolved (`trust proxy` = TRUST_PROXY, so a
- * spoofed X-Forwarded-For changes nothing). Limited classes carry X-RateLimit-* on every
+ * spoofed X-Forwarded-For changes nothing), an IPv6 address by its /64 [R56]. Limited classes carry X-RateLimit-* on every
  * response. Over the limit, or Redis unavailable for a class that fails closed: form pages
  * get the verdict and render it beside their form (their action checks it first);
  * everything else is answered here: 429 or 503 with Retry-After, `{ code, message }` JSON
@@ -36,7 +37,7 @@ export function rateLimitMiddleware({
 			}
 			const routeId = match?.(req.path)
 			const { routeClass, form } = classify(routeId, req.method)
-			const decision = await limiter.check(req.ip ?? 'unknown', routeClass)
+			const decision = await limiter.check(clientKey(req.ip ?? 'unknown'), routeClass)
 			if (decision === null) return next()
 			const headers = decision === 'unavailable' ? UNAVAILABLE.headers : rateLimitHeaders(decision)
 			if (decision !== 'unavailable' && decision.success) {

@@ -8,7 +8,17 @@ import type { RouteClass } from './classes'
 import { type Decision, LimiterUnavailableError, memoryLimiter, type Rule, redisCounter, redisLimiter, resilientLimiter } from './limiter.server'
 import { log as logger } from '../../log/logger.server'
 
-export type RateLimits = Record<RouteClass | 'account', Rule>
+/**
+ * Counters keyed by an account (or a browser), not by a request's route: each can be cleared or
+ * given back one count, and under REDIS_URL they fail closed like Authentication [R54].
+ * `account`: sign-in failures per account and client address [R53]; `newDevices`: per account
+ * from every browser it has not signed in from before, `device`: per browser that has [R55];
+ * `passwordReset`: reset mails per address [R28].
+ */
+export type AccountCounter = 'account' | 'newDevices' | 'device' | 'passwordReset'
+const ACCOUNT_COUNTERS: ReadonlySet<string> = new Set<AccountCounter>(['account', 'newDevices', 'device', 'passwordReset'])
+
+export type RateLimits = Record<RouteClass | AccountCounter, Rule>
 
 /**
  * The store's limiter (docs/decisions/017-rate-limits.md): in memory by default, Redis when
@@ -18,9 +28,11 @@ export type RateLimits = Record<RouteClass | 'account', Rule>
 export type StoreLimiter = {
 	rules: RateLimits
 	/** Counts one request of `key` against `rule`; null means limiting is switched off. */
-	check(key: string, routeClass: RouteClass | 'account'): Promise<Decision | 'unavailable' | null>
+	check(key: string, routeClass: RouteClass | AccountCounter): Promise<Decision | 'unavailable' | null>
 	/** Clears `key`'s count: a sign-in that succeeded clears that client's failures [R53]. */
-	reset(key: string, routeClass: 'account'): Promise<void>
+	reset(key: string, counter: AccountCounter): Promise<void>
+	/** Gives back one count of `key`: an attempt counted before it was checked turned out no failure [R55]. */
+	refund(key: string, counter: AccountCounter): Promise<void>
 	/** Redis as the background probe last found it; undefined without REDIS_URL. */
 	readonly redis: RedisState | undefined
 	close(): Promise<void>
@@ -69,7 +81,7 @@ export function createStoreLimiter(
 		async check(key, routeClass) {
 			if (!config.rateLimits.enabled) return null
 			const rule = rules[routeClass]
-			const shared = routeClass === 'account' ? accounts : classes
+			const shared = ACCOUNT_COUNTERS.has(routeClass) ? accounts : classes
 			if (!shared) return memory.check(`${routeClass}:${key}`, rule)
 			try {
 				return await shared.check(`${routeClass}:${key}`, rule, { failOpen: routeClass === 'general' })
@@ -78,9 +90,13 @@ export function createStoreLimiter(
 				throw error
 			}
 		},
-		async reset(key, routeClass) {
+		async reset(key, counter) {
 			if (!config.rateLimits.enabled) return
-			await (accounts ?? memory).reset?.(`${routeClass}:${key}`)
+			await (accounts ?? memory).reset?.(`${counter}:${key}`)
+		},
+		async refund(key, counter) {
+			if (!config.rateLimits.enabled) return
+			await (accounts ?? memory).refund?.(`${counter}:${key}`)
 		},
 		get redis() {
 			return health?.state
