@@ -19,7 +19,7 @@ export const streamTimeout = 5_000
  */
 export async function startBackgroundWork() {
 	const config = getConfig()
-	const events = await startEventWorker({ warn: (line) => log.warn(line), error: (line) => log.error(line) })
+	const events = startEventWorker({ warn: (line) => log.warn(line), error: (line) => log.error(line) })
 	const mail = await startMailWorker(config)
 	if (mail) log.info('[email] sending mail from the outbox')
 	const checkpoints = await startDatabaseCheckpoints(config, (message) => log.warn(`[db] a background checkpoint failed: ${message}`))

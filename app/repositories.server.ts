@@ -123,8 +123,8 @@ export async function startMailWorker(config: Config, db: Db = getDb()) {
 }
 
 /** The server's event worker: applies the provider events the intake kept (server/server.ts starts and stops it). */
-export async function startEventWorker(log: { warn: (line: string) => void; error: (line: string) => void }, db: Db = getDb()) {
-	return eventWorker({ scope: await runtimeScope(db), log }).start()
+export function startEventWorker(log: { warn: (line: string) => void; error: (line: string) => void }, db: Db = getDb()) {
+	return eventWorker({ db, scope: () => runtimeScope(db), log }).start()
 }
 
 /**

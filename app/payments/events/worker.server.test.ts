@@ -140,11 +140,37 @@ describe.each(PROVIDERS)('the event worker on %s', (provider) => {
 
 	it('wakes when the intake keeps an event, and applies it without waiting for its next look', async () => {
 		const { orderId, events } = await story()
-		const worker = eventWorker({ scope: scope(), log: { warn: () => {}, error: () => {} }, pollMs: 60_000, connectionId }).start()
+		const current = scope()
+		const worker = eventWorker({ db: current.db, scope: async () => current, log: { warn: () => {}, error: () => {} }, pollMs: 60_000, connectionId }).start()
 		try {
 			await new Promise((resolve) => setTimeout(resolve, 100))
 			await receive(events[0]!)
 			await expect.poll(async () => (await order(orderId)).status, { timeout: 5_000 }).toBe('paid')
+		} finally {
+			await worker.stop()
+		}
+	})
+	it('starts while the Store cannot be read yet (a database still being prepared) and applies once it can', async () => {
+		const { orderId, events } = await story()
+		const current = scope()
+		let asked = 0
+		const warnings: string[] = []
+		const worker = eventWorker({
+			db: current.db,
+			scope: async () => {
+				asked += 1
+				if (asked === 1) throw new Error('The table `main.stores` does not exist in the current database.')
+				return current
+			},
+			log: { warn: (line) => warnings.push(line), error: () => {} },
+			pollMs: 20,
+			connectionId,
+		}).start()
+		try {
+			await receive(events[0]!)
+			await expect.poll(async () => (await order(orderId)).status, { timeout: 5_000 }).toBe('paid')
+			expect(asked).toBe(2)
+			expect(warnings).toEqual([expect.stringContaining('could not apply events, retrying'), '[events] applying events again'])
 		} finally {
 			await worker.stop()
 		}

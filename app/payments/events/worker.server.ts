@@ -133,7 +133,21 @@ export function wakeEventWorker(db: Db) {
  * passes (events kept by another instance, or left by a stopped one). A failure (the database
  * away) is logged once and retried after a pause, without losing anything: the events wait.
  */
-export function eventWorker({ scope, log, pollMs = POLL_MS, connectionId }: { scope: StoreScope; log: Logger; pollMs?: number; connectionId?: string }) {
+export function eventWorker({
+	db,
+	scope: scopeOf,
+	log,
+	pollMs = POLL_MS,
+	connectionId,
+}: {
+	db: Db
+	/** The Store's scope, asked for inside the loop: a database not yet reachable or migrated when the server starts is retried, not fatal. */
+	scope: () => Promise<StoreScope>
+	log: Logger
+	pollMs?: number
+	connectionId?: string
+}) {
+	let scope: StoreScope | undefined
 	let stopped = false
 	let woken = false
 	let sleeping: { timer: ReturnType<typeof setTimeout>; resolve: () => void } | null = null
@@ -155,6 +169,7 @@ export function eventWorker({ scope, log, pollMs = POLL_MS, connectionId }: { sc
 		while (!stopped) {
 			woken = false
 			try {
+				scope ??= await scopeOf()
 				const { applied, failed } = await applyReceivedBatch(scope, { log, connectionId })
 				if (failing) log.warn('[events] applying events again')
 				failing = false
@@ -174,13 +189,13 @@ export function eventWorker({ scope, log, pollMs = POLL_MS, connectionId }: { sc
 
 	return {
 		start() {
-			running.set(scope.db, { wake })
+			running.set(db, { wake })
 			const done = loop()
 			return {
 				wake,
 				async stop() {
 					stopped = true
-					if (running.get(scope.db)?.wake === wake) running.delete(scope.db)
+					if (running.get(db)?.wake === wake) running.delete(db)
 					wake()
 					await done
 				},
