@@ -142,3 +142,27 @@ describe('decision records', () => {
 		expect(problems).toEqual([])
 	})
 })
+
+describe('the README', () => {
+	const readme = () => readFileSync('README.md', 'utf8')
+
+	it('opens with the two commands of a fresh machine: set up and start, then every test', () => {
+		expect(readme().split('\n').slice(0, 6)).toEqual(['# Store Runtime', '', '```sh', 'npm run setup && npm start', 'npm test', '```'])
+	})
+
+	it('stays short: about 120 lines, one line a capability and a must-know, no tables of figures', () => {
+		const text = readme()
+		expect(text.split('\n').length).toBeLessThanOrEqual(120)
+		for (const section of ['What you get today', 'Know before you use it']) {
+			const body = new RegExp(`^## ${section}\\n([\\s\\S]*?)(?=^## )`, 'm').exec(text)?.[1] ?? ''
+			const bullets = body.split('\n').filter((line) => line.startsWith('- '))
+			expect(bullets.length, section).toBeGreaterThan(5)
+			// A bullet is one line: a continuation line (indented) is a paragraph that belongs on a topic page.
+			expect(
+				body.split('\n').filter((line) => /^\s+\S/.test(line)),
+				section,
+			).toEqual([])
+			expect(body, section).not.toMatch(/^\s*\|/m)
+		}
+	})
+})
