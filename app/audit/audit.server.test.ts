@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, anotherStore, openPrivateTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import type { AdminViewer } from '../data/viewer'
-import { auditEntry, auditRepository } from './audit.server'
+import { DomainError } from '../errors.server'
+import { auditedChange, auditEntry, auditRepository } from './audit.server'
 
 describe.each(PROVIDERS)('the activity log on %s', (provider) => {
 	let t: Awaited<ReturnType<typeof openPrivateTestDatabase>>
@@ -61,5 +62,56 @@ describe.each(PROVIDERS)('the activity log on %s', (provider) => {
 		expect(target(product.id)).toEqual({ label: 'Brass lamp', href: `/admin/products/${product.id}` })
 		expect(target(theirs.id)).toBeNull()
 		expect(target('u1')).toBeNull()
+	})
+
+	describe('an audited change', () => {
+		const entriesFor = (targetId: string) => t.db.auditEntry.count({ where: { storeId: admin.storeId, targetId } })
+		const collection = (slug: string) => t.db.collection.findFirst({ where: { storeId: admin.storeId, slug }, select: { id: true } })
+		const write = (slug: string) => (tx: typeof t.db) =>
+			tx.collection.create({ data: { storeId: admin.storeId, slug, title: slug, position: 0 }, select: { id: true } })
+
+		it('writes the change and its entry in one transaction, then forgets the cache', async () => {
+			let forgotten = 0
+			const slug = `c-${randomUUID()}`
+			const made = await auditedChange(t.db, admin, {
+				write: write(slug),
+				entry: (row) => ({ action: 'collection.create', targetType: 'collection', targetId: row.id }),
+				forget: () => forgotten++,
+			})
+			expect(await collection(slug)).toEqual(made)
+			expect(await entriesFor(made.id)).toBe(1)
+			expect(forgotten).toBe(1)
+		})
+
+		it('keeps neither the change nor an entry when the entry cannot be written, and still forgets', async () => {
+			let forgotten = 0
+			const slug = `c-${randomUUID()}`
+			const failing = auditedChange(t.db, admin, {
+				write: write(slug),
+				entry: () => {
+					throw new Error('no entry')
+				},
+				forget: () => forgotten++,
+			})
+			await expect(failing).rejects.toThrow('no entry')
+			expect(await collection(slug)).toBeNull()
+			expect(forgotten).toBe(1)
+		})
+
+		it('turns a unique-key clash into the form’s own error, and passes any other error on', async () => {
+			const slug = `c-${randomUUID()}`
+			const entry = (row: { id: string }) => ({ action: 'collection.create', targetType: 'collection', targetId: row.id })
+			const duplicate = () => new DomainError(409, 'Another collection already uses this slug.', 'slug')
+			await auditedChange(t.db, admin, { write: write(slug), entry, duplicate })
+			await expect(auditedChange(t.db, admin, { write: write(slug), entry, duplicate })).rejects.toMatchObject({ status: 409, field: 'slug' })
+			const other = auditedChange(t.db, admin, {
+				write: () => Promise.reject(new Error('disk full')),
+				entry,
+				duplicate,
+			})
+			await expect(other).rejects.toThrow('disk full')
+			// The clash left the first collection and its one entry as they were.
+			expect(await entriesFor((await collection(slug))!.id)).toBe(1)
+		})
 	})
 })

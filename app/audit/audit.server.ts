@@ -1,4 +1,5 @@
-import type { Db } from '../data/db.server'
+import { type Db, transaction } from '../data/db.server'
+import { isUniqueViolation } from '../data/unique-violation'
 import type { AdminViewer } from '../data/viewer'
 
 /**
@@ -29,6 +30,36 @@ export function auditEntry(tx: Tx, admin: AdminViewer, input: AuditInput) {
 		},
 		select: { id: true },
 	})
+}
+
+/**
+ * An admin's change and its audit row in one transaction, the shape every admin write has:
+ * `write` makes the change, `entry` names it in the log from what `write` returned; once the
+ * transaction has ended, committed or not, `forget` drops what a cache kept of the old state; a
+ * unique-key clash becomes what `duplicate` says it means to the form that sent it (a 409 on
+ * the field), any other error goes on as it was.
+ */
+export async function auditedChange<T>(
+	db: Db,
+	admin: AdminViewer,
+	change: {
+		write: (tx: Db) => Promise<T>
+		entry: (result: T) => AuditInput
+		forget?: () => void
+		duplicate?: (error: unknown) => Error
+	},
+): Promise<T> {
+	try {
+		return await transaction(db, async (tx) => {
+			const result = await change.write(tx)
+			await auditEntry(tx, admin, change.entry(result))
+			return result
+		})
+	} catch (error) {
+		throw change.duplicate && isUniqueViolation(error) ? change.duplicate(error) : error
+	} finally {
+		change.forget?.()
+	}
 }
 
 export const AUDIT_PAGE_SIZE = 50

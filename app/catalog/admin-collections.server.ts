@@ -1,4 +1,4 @@
-import { auditEntry } from '../audit/audit.server'
+import { auditedChange, auditEntry } from '../audit/audit.server'
 import { type Db, transaction } from '../data/db.server'
 import { isUniqueViolation } from '../data/unique-violation'
 import type { AdminViewer } from '../data/viewer'
@@ -34,10 +34,7 @@ export function adminCollectionsRepository(db: Db, admin: AdminViewer) {
 		return product
 	}
 
-	const slugTaken = (error: unknown): never => {
-		if (isUniqueViolation(error)) throw new DomainError(409, 'Another collection already uses this slug.', 'slug')
-		throw error
-	}
+	const slugTaken = () => new DomainError(409, 'Another collection already uses this slug.', 'slug')
 
 	return {
 		list() {
@@ -66,49 +63,40 @@ export function adminCollectionsRepository(db: Db, admin: AdminViewer) {
 			return { collection, products: members.map((member) => member.product), pickable }
 		},
 
-		async create(input: CollectionInput) {
-			try {
-				const created = await transaction(db, async (tx) => {
+		create(input: CollectionInput) {
+			return auditedChange(db, admin, {
+				write: async (tx) => {
 					const last = await tx.collection.aggregate({ where: { storeId }, _max: { position: true } })
-					const collection = await tx.collection.create({
-						data: { ...input, storeId, position: (last._max.position ?? -1) + 1 },
-						select: { id: true },
-					})
-					await auditEntry(tx, admin, {
-						action: 'collection.create',
-						targetType: 'collection',
-						targetId: collection.id,
-						detail: { slug: input.slug, title: input.title },
-					})
-					return collection
-				})
-				forgetCatalog()
-				return created
-			} catch (error) {
-				return slugTaken(error)
-			}
+					return tx.collection.create({ data: { ...input, storeId, position: (last._max.position ?? -1) + 1 }, select: { id: true } })
+				},
+				entry: (collection) => ({
+					action: 'collection.create',
+					targetType: 'collection',
+					targetId: collection.id,
+					detail: { slug: input.slug, title: input.title },
+				}),
+				forget: forgetCatalog,
+				duplicate: slugTaken,
+			})
 		},
 
 		async update(id: string, input: CollectionInput) {
 			const before = await own(id)
-			try {
-				await transaction(db, async (tx) => {
-					await tx.collection.update({ where: { id: before.id }, data: input })
-					await auditEntry(tx, admin, { action: 'collection.update', targetType: 'collection', targetId: id, detail: { slug: input.slug, title: input.title } })
-				})
-			} catch (error) {
-				slugTaken(error)
-			}
-			forgetCatalog()
+			await auditedChange(db, admin, {
+				write: (tx) => tx.collection.update({ where: { id: before.id }, data: input, select: { id: true } }),
+				entry: () => ({ action: 'collection.update', targetType: 'collection', targetId: id, detail: { slug: input.slug, title: input.title } }),
+				forget: forgetCatalog,
+				duplicate: slugTaken,
+			})
 		},
 
 		async delete(id: string) {
 			const collection = await own(id)
-			await transaction(db, async (tx) => {
-				await tx.collection.delete({ where: { id: collection.id } })
-				await auditEntry(tx, admin, { action: 'collection.delete', targetType: 'collection', targetId: id, detail: { slug: collection.slug } })
+			await auditedChange(db, admin, {
+				write: (tx) => tx.collection.delete({ where: { id: collection.id }, select: { id: true } }),
+				entry: () => ({ action: 'collection.delete', targetType: 'collection', targetId: id, detail: { slug: collection.slug } }),
+				forget: forgetCatalog,
 			})
-			forgetCatalog()
 		},
 
 		/** Swaps the collection with its neighbour in the Store's list; at either end nothing moves. */

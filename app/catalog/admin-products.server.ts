@@ -1,4 +1,4 @@
-import { auditEntry } from '../audit/audit.server'
+import { auditedChange, auditEntry } from '../audit/audit.server'
 import { LIMIT_ERRORS, MAX_STOCK, MAX_UNIT_PRICE_MINOR } from '../cart/limits'
 import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
@@ -78,8 +78,7 @@ function checkVariants(input: ProductInput) {
 /** Which unique key a refused write hit: a slug or a SKU another product already has. */
 function duplicateOf(error: unknown) {
 	if (isUniqueViolation(error, 'sku')) return new DomainError(409, 'Another product already has one of these SKUs.', 'variants')
-	if (isUniqueViolation(error)) return new DomainError(409, 'Another product already uses this slug.', 'slug')
-	return error
+	return new DomainError(409, 'Another product already uses this slug.', 'slug')
 }
 
 /**
@@ -174,25 +173,18 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 			if (variants.some((variant) => variant.id !== undefined || variant.imageKey !== null))
 				throw new DomainError(400, 'A new product’s variants have no id or image yet.', 'variants')
 			await checkImage(imageKey ?? null)
-			try {
-				const created = await db.$transaction(async (tx) => {
+			return auditedChange(db, admin, {
+				write: async (tx) => {
 					// Its variants are all new (no ids, no images yet, checked above): created with it.
 					const rows = variants.map((variant, position) => ({ ...variantRow(variant, position), storeId }))
 					const product = await tx.product.create({ data: { ...fields, ...summary(input), storeId, variants: { create: rows } }, select: { id: true } })
 					if (imageKey) await putFirst(tx, product.id, imageKey)
-					await auditEntry(tx, admin, {
-						action: 'product.create',
-						targetType: 'product',
-						targetId: product.id,
-						detail: { slug: input.slug, title: input.title },
-					})
 					return product
-				})
-				forgetCatalog()
-				return created
-			} catch (error) {
-				throw duplicateOf(error)
-			}
+				},
+				entry: (product) => ({ action: 'product.create', targetType: 'product', targetId: product.id, detail: { slug: input.slug, title: input.title } }),
+				forget: forgetCatalog,
+				duplicate: duplicateOf,
+			})
 		},
 
 		async update(id: string, input: ProductInput) {
@@ -200,30 +192,29 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 			checkVariants(input)
 			const before = await own(id)
 			await checkImage(imageKey ?? null)
-			try {
-				await db.$transaction(async (tx) => {
+			const variantsBefore = before.variants.map(({ id: _id, ...variant }) => variant)
+			const variantsAfter = variants.map(({ id: _id, ...variant }) => variant)
+			await auditedChange(db, admin, {
+				write: async (tx) => {
 					await writeVariants(tx, before.id, input)
 					await tx.product.update({ where: { id: before.id }, data: { ...fields, ...summary(input) } })
 					if (imageKey) await putFirst(tx, before.id, imageKey)
-					const variantsBefore = before.variants.map(({ id: _id, ...variant }) => variant)
-					const variantsAfter = variants.map(({ id: _id, ...variant }) => variant)
-					await auditEntry(tx, admin, {
-						action: 'product.update',
-						targetType: 'product',
-						targetId: id,
-						detail: {
-							...changes(before, { ...fields, ...(imageKey ? { imageKey } : {}) }),
-							...(JSON.stringify(optionNames) !== JSON.stringify(before.optionNames) ? { optionNames } : {}),
-							...(JSON.stringify(variantsAfter) !== JSON.stringify(variantsBefore)
-								? { variants: variants.map((variant) => `${variantTitle(variant.optionValues) || 'default'}: ${variant.priceMinor} × ${variant.stock}`) }
-								: {}),
-						},
-					})
-				})
-				forgetCatalog()
-			} catch (error) {
-				throw duplicateOf(error)
-			}
+				},
+				entry: () => ({
+					action: 'product.update',
+					targetType: 'product',
+					targetId: id,
+					detail: {
+						...changes(before, { ...fields, ...(imageKey ? { imageKey } : {}) }),
+						...(JSON.stringify(optionNames) !== JSON.stringify(before.optionNames) ? { optionNames } : {}),
+						...(JSON.stringify(variantsAfter) !== JSON.stringify(variantsBefore)
+							? { variants: variants.map((variant) => `${variantTitle(variant.optionValues) || 'default'}: ${variant.priceMinor} × ${variant.stock}`) }
+							: {}),
+					},
+				}),
+				forget: forgetCatalog,
+				duplicate: duplicateOf,
+			})
 		},
 
 		async setStatus(id: string, status: ProductStatus) {

@@ -1,4 +1,4 @@
-import { auditEntry } from '../audit/audit.server'
+import { auditedChange, auditEntry } from '../audit/audit.server'
 import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
@@ -6,7 +6,6 @@ import { type StripeSecrets, type VerificationSecrets, connectionSecrets, ROTATI
 import { forgetEndpoints } from './events/receive.server'
 import { type PaymentInstructions, paymentInstructionsSchema, readInstructions } from './instructions'
 import { connectionScope, sealSecret } from '../security/secret-box.server'
-import { isUniqueViolation } from '../data/unique-violation'
 import { viewerScope } from '../data/scope'
 
 /**
@@ -45,32 +44,27 @@ export function adminConnectionsRepository(db: Db, admin: AdminViewer) {
 			if (input.provider === 'stripe' && !input.secretKey) throw new DomainError(400, 'Enter the Stripe secret key.', 'secretKey')
 			const secrets: StripeSecrets | VerificationSecrets =
 				input.provider === 'stripe' ? { secretKey: input.secretKey ?? '', webhookSecret: input.webhookSecret } : { webhookSecret: input.webhookSecret }
-			try {
-				return await db
-					.$transaction(async (tx) => {
-						const row = await tx.connection.create({
-							data: {
-								storeId,
-								handle: input.handle,
-								provider: input.provider,
-								displayName: input.displayName,
-								secretBox: sealSecret(secrets, connectionScope(storeId, input.handle)),
-							},
-							select: { id: true },
-						})
-						await auditEntry(tx, admin, {
-							action: 'connection.create',
-							targetType: 'connection',
-							targetId: row.id,
-							detail: { handle: input.handle, provider: input.provider },
-						})
-						return row
-					})
-					.finally(() => forgetEndpoints(db))
-			} catch (error) {
-				if (isUniqueViolation(error)) throw new DomainError(409, 'Another connection already uses this handle.', 'handle')
-				throw error
-			}
+			return auditedChange(db, admin, {
+				write: (tx) =>
+					tx.connection.create({
+						data: {
+							storeId,
+							handle: input.handle,
+							provider: input.provider,
+							displayName: input.displayName,
+							secretBox: sealSecret(secrets, connectionScope(storeId, input.handle)),
+						},
+						select: { id: true },
+					}),
+				entry: (row) => ({
+					action: 'connection.create',
+					targetType: 'connection',
+					targetId: row.id,
+					detail: { handle: input.handle, provider: input.provider },
+				}),
+				forget: () => forgetEndpoints(db),
+				duplicate: () => new DomainError(409, 'Another connection already uses this handle.', 'handle'),
+			})
 		},
 
 		/** A new verification secret; the old one keeps verifying for a day (deliveries in flight). */

@@ -1,4 +1,4 @@
-import { auditEntry } from '../../audit/audit.server'
+import { auditedChange } from '../../audit/audit.server'
 import { type Db, sql, sqlJoin } from '../../data/db.server'
 import type { AdminViewer } from '../../data/viewer'
 import { notFound } from '../../errors.server'
@@ -253,21 +253,23 @@ export function eventInboxRepository(db: Db, admin: AdminViewer) {
 			})
 			if (!row) throw notFound('That event')
 			const event = normalizeFor(row.connection.provider, parseEventBody(row.payload))
-			return db.$transaction(async (tx) => {
-				// As the event worker does: one Connection's events are applied one at a time.
-				await lockConnection(tx, row.connection.id)
-				const applied = await applyWithHeld(tx, viewerScope(db, admin), row.connection, event, { replaying: row.id })
-				if (OPEN_OUTCOMES.includes(row.outcome)) {
-					// Unless a delivery settled it meanwhile (it cleared `awaitingRef`): that outcome stays.
-					await tx.providerEvent.updateMany({ where: { id: row.id, outcome: row.outcome, awaitingRef: row.awaitingRef }, data: applied })
-				}
-				await auditEntry(tx, admin, {
+			return auditedChange(db, admin, {
+				write: async (tx) => {
+					// As the event worker does: one Connection's events are applied one at a time.
+					await lockConnection(tx, row.connection.id)
+					const applied = await applyWithHeld(tx, viewerScope(db, admin), row.connection, event, { replaying: row.id })
+					if (OPEN_OUTCOMES.includes(row.outcome)) {
+						// Unless a delivery settled it meanwhile (it cleared `awaitingRef`): that outcome stays.
+						await tx.providerEvent.updateMany({ where: { id: row.id, outcome: row.outcome, awaitingRef: row.awaitingRef }, data: applied })
+					}
+					return applied
+				},
+				entry: (applied) => ({
 					action: 'event.replay',
 					targetType: 'provider_event',
 					targetId: row.id,
 					detail: { eventId: row.providerEventId, outcome: applied.outcome },
-				})
-				return applied
+				}),
 			})
 		},
 	}
