@@ -16,6 +16,7 @@ import { customerOrdersRepository, ordersRepository } from './orders/orders.serv
 import { checkoutConnections } from './payments/connections.server'
 import { shippingTable } from './shipping/shipping.server'
 import { adminShippingRepository } from './shipping/admin-shipping.server'
+import { adminDiscountsRepository } from './discounts/admin-discounts.server'
 import { receiveEvent } from './payments/events/receive.server'
 import { eventWorker } from './payments/events/worker.server'
 import { refundPayment, startOrderPayment } from './payments/payments.server'
@@ -220,6 +221,9 @@ class AdminRepositories extends UserRepositories<AdminViewer> {
 	}
 	get shipping() {
 		return adminShippingRepository(this.db, this.viewer)
+	}
+	get discounts() {
+		return adminDiscountsRepository(this.db, this.viewer)
 	}
 	get productImages() {
 		return productImagesRepository(this.db, this.viewer)
