@@ -46,6 +46,7 @@ import { resetMailRenderer } from './email/reset-mail.server'
 import { smtpTransport } from './email/transport.server'
 import { orderMailRenderer } from './orders/mail.server'
 import { confirmMailRenderer, leaveMailRenderer } from './newsletter/newsletter.server'
+import { adminCampaignsRepository, campaignMailRenderer } from './newsletter/campaigns.server'
 import type { Config } from './config/env.server'
 import { type AdminViewer, type UserViewer, type Viewer } from './data/viewer'
 
@@ -103,6 +104,8 @@ export function mailRenderers(db: Db): Record<string, Renderer> {
 		'order-refunded': orderMailRenderer(db, 'order-refunded'),
 		'newsletter-confirm': confirmMailRenderer(db),
 		'newsletter-leave': leaveMailRenderer(db),
+		'newsletter-campaign': campaignMailRenderer(db),
+		'newsletter-campaign-test': campaignMailRenderer(db, { test: true }),
 		'password-reset': resetMailRenderer(db),
 	}
 }
@@ -120,7 +123,14 @@ export function startDatabaseCheckpoints(config: Config, onFailure: (message: st
 export async function startMailWorker(config: Config, db: Db = getDb()) {
 	if (!config.email) return null
 	const transport = await smtpTransport(config.email)
-	return mailWorker({ db, transport, from: config.email.from, messageIdHost: new URL(config.appUrl).hostname, renderers: mailRenderers(db) }).start()
+	return mailWorker({
+		db,
+		transport,
+		from: config.email.from,
+		messageIdHost: new URL(config.appUrl).hostname,
+		renderers: mailRenderers(db),
+		maxPerMinute: config.email.maxPerMinute,
+	}).start()
 }
 
 /** The server's event worker: applies the provider events the intake kept (server/server.ts starts and stops it). */
@@ -253,6 +263,9 @@ class AdminRepositories extends UserRepositories<AdminViewer> {
 	}
 	get subscribers() {
 		return adminSubscribersRepository(this.db, this.viewer)
+	}
+	get campaigns() {
+		return adminCampaignsRepository(this.db, this.viewer)
 	}
 	get reviewModeration() {
 		const { db, viewer } = this

@@ -35,6 +35,7 @@ export default [
 			route('email', 'routes/admin/email.tsx'),
 			route('newsletter', 'routes/admin/newsletter.tsx'),
 			route('newsletter/export', 'routes/admin/newsletter-export.ts'),
+			route('newsletter/campaigns', 'routes/admin/newsletter-campaigns.tsx'),
 			route('reviews', 'routes/admin/reviews.tsx'),
 			route('products', 'routes/admin/products.tsx'),
 			route('products/new', 'routes/admin/product-new.tsx'),
