@@ -261,6 +261,42 @@ describe.each(PROVIDERS)('discount codes on %s', (provider) => {
 		await orders.act(again.order.number, 'cancel')
 		expect(await usedCount(once.id)).toBe(1)
 	})
+
+	it('captures the discounted total when paid, and refunds never more than that [R132]', async () => {
+		const { storeId, admin, product, discounts } = await shop({ priceMinor: 4000 })
+		await discounts.create(discountInput({ code: 'QUARTER', value: 2500 }))
+		const { order } = await checkout(newGuest(storeId), product.id, 1, 'QUARTER')
+		expect(order.totalMinor).toBe(3000)
+		const orders = adminOrdersRepository(t.db, admin)
+		await orders.act(order.number, 'mark_paid')
+		expect(await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { capturedMinor: true } })).toEqual({ capturedMinor: 3000 })
+		expect(await caught(orders.act(order.number, 'refund', { refundMinor: 3001, refundedBefore: 0 }))).toMatchObject({
+			status: 400,
+			message: expect.stringContaining('$30.00 left to refund'),
+		})
+		await orders.act(order.number, 'refund', { refundMinor: 3000, refundedBefore: 0 })
+		expect(await t.db.order.findUniqueOrThrow({ where: { id: order.id }, select: { refundedMinor: true, status: true } })).toEqual({
+			refundedMinor: 3000,
+			status: 'refunded',
+		})
+	})
+
+	it('lets one of two checkouts with the same email at the same moment use a once-per-customer code [R134]', async () => {
+		const { storeId, product, discounts } = await shop({ priceMinor: 1000 })
+		const once = await discounts.create(discountInput({ code: 'ONCE', oncePerCustomer: true }))
+		const guests = [newGuest(storeId), newGuest(storeId)]
+		for (const guest of guests) await cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })
+		const email = `twice-${randomUUID().slice(0, 8)}@example.com`
+		const results = await Promise.allSettled(
+			guests.map((viewer) =>
+				placeOrder({ db: t.db, viewer, details: { ...DETAILS, email }, connectionHandle: 'offline', discountCode: 'once', idempotencyKey: randomUUID() }),
+			),
+		)
+		expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1)
+		const refusedOne = results.find((result) => result.status === 'rejected')
+		expect(refusedOne?.status === 'rejected' ? refusedOne.reason : null).toMatchObject({ status: 409, message: REFUSAL_MESSAGES.already_used })
+		expect(await usedCount(once.id)).toBe(1)
+	})
 })
 
 describe.each(PROVIDERS)('a usage limit under contention on %s', (provider) => {
