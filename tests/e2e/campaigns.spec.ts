@@ -23,6 +23,8 @@ test.describe('newsletter campaigns', () => {
 	let storeId: string
 
 	test.beforeAll(async () => {
+		// A store process of its own (with sending on) starts in more than the default 30 s on a busy machine.
+		test.setTimeout(120_000)
 		smtp = await smtpServer()
 		store = await startStoreProcess({ env: { EMAIL_SMTP_URL: smtp.url, EMAIL_FROM: 'Shop <shop@example.com>' } })
 		db = createDb(store.databaseUrl)
