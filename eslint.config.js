@@ -49,7 +49,7 @@ export const elements = [
 	},
 	{
 		type: 'domain',
-		pattern: 'app/(catalog|cart|customers|orders|payments|shipping|uploads|newsletter|store|health|email)/**',
+		pattern: 'app/(catalog|cart|customers|orders|payments|shipping|uploads|newsletter|store|health|email|discounts)/**',
 		capture: ['domain'],
 		what: 'one commerce concern each: its repository, rules, state table and tests',
 	},
@@ -149,6 +149,11 @@ export const declaredAcross = [
 	{ from: 'orders', to: 'cart', why: 'checkout turns the shopper’s cart into an Order: it reads and empties that cart in the same transaction' },
 	{ from: 'orders', to: 'shipping', why: 'checkout prices the Order’s shipping and tax from the Store’s tables in its own transaction' },
 	{ from: 'payments', to: 'orders', why: 'a provider event moves an Order through the Order’s own payment rules, in the event’s transaction' },
+	{
+		from: 'orders',
+		to: 'discounts',
+		why: 'checkout counts a code’s use in the Order’s transaction, and a cancel gives it back in its own: the limit holds exactly',
+	},
 	{ from: 'orders', to: 'email', why: 'an Order’s change and the mail it causes commit together (the outbox)' },
 	{ from: 'newsletter', to: 'email', why: 'a subscription and its confirmation mail commit together (the outbox)' },
 	{ from: 'newsletter', to: 'module:newsletter', why: 'the newsletter’s list is a Module’s table: the newsletter concern is the layer above it [R31]' },

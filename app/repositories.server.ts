@@ -16,6 +16,7 @@ import { customerOrdersRepository, ordersRepository } from './orders/orders.serv
 import { checkoutConnections } from './payments/connections.server'
 import { shippingTable } from './shipping/shipping.server'
 import { adminShippingRepository } from './shipping/admin-shipping.server'
+import { adminDiscountsRepository } from './discounts/admin-discounts.server'
 import { receiveEvent } from './payments/events/receive.server'
 import { eventWorker } from './payments/events/worker.server'
 import { refundPayment, startOrderPayment } from './payments/payments.server'
@@ -45,6 +46,7 @@ import { resetMailRenderer } from './email/reset-mail.server'
 import { smtpTransport } from './email/transport.server'
 import { orderMailRenderer } from './orders/mail.server'
 import { confirmMailRenderer, leaveMailRenderer } from './newsletter/newsletter.server'
+import { adminCampaignsRepository, campaignMailRenderer } from './newsletter/campaigns.server'
 import type { Config } from './config/env.server'
 import { type AdminViewer, type UserViewer, type Viewer } from './data/viewer'
 
@@ -102,6 +104,8 @@ export function mailRenderers(db: Db): Record<string, Renderer> {
 		'order-refunded': orderMailRenderer(db, 'order-refunded'),
 		'newsletter-confirm': confirmMailRenderer(db),
 		'newsletter-leave': leaveMailRenderer(db),
+		'newsletter-campaign': campaignMailRenderer(db),
+		'newsletter-campaign-test': campaignMailRenderer(db, { test: true }),
 		'password-reset': resetMailRenderer(db),
 	}
 }
@@ -119,7 +123,14 @@ export function startDatabaseCheckpoints(config: Config, onFailure: (message: st
 export async function startMailWorker(config: Config, db: Db = getDb()) {
 	if (!config.email) return null
 	const transport = await smtpTransport(config.email)
-	return mailWorker({ db, transport, from: config.email.from, messageIdHost: new URL(config.appUrl).hostname, renderers: mailRenderers(db) }).start()
+	return mailWorker({
+		db,
+		transport,
+		from: config.email.from,
+		messageIdHost: new URL(config.appUrl).hostname,
+		renderers: mailRenderers(db),
+		maxPerMinute: config.email.maxPerMinute,
+	}).start()
 }
 
 /** The server's event worker: applies the provider events the intake kept (server/server.ts starts and stops it). */
@@ -221,6 +232,9 @@ class AdminRepositories extends UserRepositories<AdminViewer> {
 	get shipping() {
 		return adminShippingRepository(this.db, this.viewer)
 	}
+	get discounts() {
+		return adminDiscountsRepository(this.db, this.viewer)
+	}
 	get productImages() {
 		return productImagesRepository(this.db, this.viewer)
 	}
@@ -249,6 +263,9 @@ class AdminRepositories extends UserRepositories<AdminViewer> {
 	}
 	get subscribers() {
 		return adminSubscribersRepository(this.db, this.viewer)
+	}
+	get campaigns() {
+		return adminCampaignsRepository(this.db, this.viewer)
 	}
 	get reviewModeration() {
 		const { db, viewer } = this

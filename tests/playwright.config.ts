@@ -118,6 +118,8 @@ const ENGINE_SPECS =
 				'diagnose.spec.ts',
 				'email.spec.ts',
 				'reviews.spec.ts',
+				'discounts.spec.ts',
+				'campaigns.spec.ts',
 			]
 		: undefined
 /**

@@ -94,19 +94,21 @@ export type AuditTarget = { label: string; href: string }
 
 /**
  * What a page of entries changed, as people name it: an Order by its number (#1001), a product or
- * a collection by its title, each linking to its Store Admin page. One query per kind present on
+ * a collection by its title, a discount by its code, each linking to its Store Admin page. One query per kind present on
  * the page, in this Store only; a target deleted since has no name (the entry keeps its id).
  */
 async function targetsOf(db: Db, storeId: string, entries: ReadonlyArray<{ targetType: string; targetId: string | null }>) {
 	const idsOf = (type: string) => [...new Set(entries.filter((e) => e.targetType === type && e.targetId).map((e) => e.targetId as string))]
-	const [orders, products, collections] = await Promise.all([
+	const [orders, products, collections, discounts] = await Promise.all([
 		idsOf('order').length ? db.order.findMany({ where: { storeId, id: { in: idsOf('order') } }, select: { id: true, number: true } }) : [],
 		idsOf('product').length ? db.product.findMany({ where: { storeId, id: { in: idsOf('product') } }, select: { id: true, title: true } }) : [],
 		idsOf('collection').length ? db.collection.findMany({ where: { storeId, id: { in: idsOf('collection') } }, select: { id: true, title: true } }) : [],
+		idsOf('discount').length ? db.discountCode.findMany({ where: { storeId, id: { in: idsOf('discount') } }, select: { id: true, code: true } }) : [],
 	])
 	const targets = new Map<string, AuditTarget>()
 	for (const order of orders) targets.set(`order:${order.id}`, { label: `#${order.number}`, href: `/admin/orders/${order.number}` })
 	for (const product of products) targets.set(`product:${product.id}`, { label: product.title, href: `/admin/products/${product.id}` })
 	for (const collection of collections) targets.set(`collection:${collection.id}`, { label: collection.title, href: `/admin/collections/${collection.id}` })
+	for (const discount of discounts) targets.set(`discount:${discount.id}`, { label: discount.code, href: `/admin/discounts/${discount.id}` })
 	return targets
 }

@@ -48,6 +48,8 @@ const EnvSchema = z.object({
 	// smtp://[user@]host:port (smtps:// for TLS from the start); the password is EMAIL_SERVICE_API_KEY.
 	EMAIL_SMTP_URL: optional,
 	EMAIL_FROM: optional,
+	// The most mails the worker hands to SMTP in a minute (a provider's limit); unset: no cap.
+	EMAIL_MAX_PER_MINUTE: optional.pipe(z.coerce.number<string | undefined>().int().min(1).max(100_000).optional()),
 	// Off by default: only `on`, with sending configured, offers password recovery by email [R21].
 	PASSWORD_RECOVERY: z.enum(['on', 'off']).default('off'),
 	REDIS_URL: optional,
@@ -220,7 +222,7 @@ export function parseConfig(env: Record<string, string | undefined>) {
 }
 
 /** EMAIL_SMTP_URL and EMAIL_FROM together turn sending on; either alone is refused by name. */
-function emailConfig(vars: { EMAIL_SMTP_URL?: string; EMAIL_FROM?: string; EMAIL_SERVICE_API_KEY?: string }) {
+function emailConfig(vars: { EMAIL_SMTP_URL?: string; EMAIL_FROM?: string; EMAIL_SERVICE_API_KEY?: string; EMAIL_MAX_PER_MINUTE?: number }) {
 	if (!vars.EMAIL_SMTP_URL && !vars.EMAIL_FROM) return null
 	if (!vars.EMAIL_SMTP_URL || !vars.EMAIL_FROM) {
 		throw new ConfigError('Invalid configuration: sending mail needs both EMAIL_SMTP_URL and EMAIL_FROM (docs/configuration.md, "Email")')
@@ -242,6 +244,7 @@ function emailConfig(vars: { EMAIL_SMTP_URL?: string; EMAIL_FROM?: string; EMAIL
 		user: url.username ? decodeURIComponent(url.username) : undefined,
 		password: vars.EMAIL_SERVICE_API_KEY,
 		from: vars.EMAIL_FROM,
+		maxPerMinute: vars.EMAIL_MAX_PER_MINUTE ?? null,
 	}
 }
 

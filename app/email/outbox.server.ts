@@ -4,7 +4,16 @@ import { getConfig } from '../config/env.server'
 type Tx = Pick<Db, 'outboxMail'>
 
 export type MailKind =
-	'order-placed' | 'order-paid' | 'order-fulfilled' | 'order-cancelled' | 'order-refunded' | 'newsletter-confirm' | 'newsletter-leave' | 'password-reset'
+	| 'order-placed'
+	| 'order-paid'
+	| 'order-fulfilled'
+	| 'order-cancelled'
+	| 'order-refunded'
+	| 'newsletter-confirm'
+	| 'newsletter-leave'
+	| 'newsletter-campaign'
+	| 'newsletter-campaign-test'
+	| 'password-reset'
 
 /** Whether this store sends mail at all (EMAIL_SMTP_URL and EMAIL_FROM set). */
 export const sendingConfigured = () => getConfig().email !== null

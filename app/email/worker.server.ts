@@ -45,6 +45,7 @@ export function mailWorker({
 	from,
 	messageIdHost,
 	renderers,
+	maxPerMinute = null,
 	now = () => Date.now(),
 }: {
 	db: Db
@@ -52,8 +53,17 @@ export function mailWorker({
 	from: string
 	messageIdHost: string
 	renderers: Record<string, Renderer>
+	/** The most mails this worker hands to SMTP in any minute (the operator's EMAIL_MAX_PER_MINUTE); null: no cap. */
+	maxPerMinute?: number | null
 	now?: () => number
 }) {
+	// When each of the last `maxPerMinute` sends started: a sliding minute, in this process.
+	const recent: number[] = []
+	const roomNow = () => {
+		if (maxPerMinute === null) return true
+		while (recent.length > 0 && recent[0]! <= now() - 60_000) recent.shift()
+		return recent.length < maxPerMinute
+	}
 	async function sendOne(row: { id: string; storeId: string; kind: string; subjectId: string; toAddress: string; attempts: number }) {
 		const leaseUntil = new Date(now() + LEASE_MS)
 		const claimed = await db.outboxMail.updateMany({
@@ -62,6 +72,7 @@ export function mailWorker({
 		})
 		if (claimed.count !== 1) return 'taken' as const
 		const attempts = row.attempts + 1
+		if (maxPerMinute !== null) recent.push(now())
 		try {
 			const render = renderers[row.kind]
 			const mail = render ? await render(row) : null
@@ -94,17 +105,25 @@ export function mailWorker({
 		}
 	}
 
-	/** Sends every mail that is due, a few at a time; returns what happened to each. */
+	/**
+	 * Sends the mails that are due, a few at a time, within the rate: a mail of one person's own
+	 * (an Order's, a reset link) before any newsletter campaign's (`priority` 0 before 1), so a
+	 * campaign of thousands never delays a receipt. Returns what happened to each.
+	 */
 	async function runOnce(batch = 20) {
+		if (!roomNow()) return []
 		const at = new Date(now())
 		const due = await db.outboxMail.findMany({
 			where: { status: 'pending', nextAttemptAt: { lte: at }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: at } }] },
-			orderBy: { createdAt: 'asc' },
+			orderBy: [{ priority: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
 			take: batch,
 			select: { id: true, storeId: true, kind: true, subjectId: true, toAddress: true, attempts: true },
 		})
 		const results: string[] = []
-		for (const row of due) results.push(await sendOne(row))
+		for (const row of due) {
+			if (!roomNow()) break
+			results.push(await sendOne(row))
+		}
 		return results
 	}
 

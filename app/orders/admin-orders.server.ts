@@ -1,3 +1,4 @@
+import { releaseDiscount } from '../discounts/redeem.server'
 import { auditEntry } from '../audit/audit.server'
 import type { Db } from '../data/db.server'
 import { announce } from '../data/signals.server'
@@ -193,6 +194,10 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 							})
 						} else if (action === 'cancel') {
 							if (!(await moved('cancelled'))) refuse(`An order that is ${order.status.replace('_', ' ')} cannot be cancelled.`)
+							// An unpaid Order's discount use goes back to the code [R134]; a paid one keeps it.
+							// (Read in this transaction: a payment that landed since the page was read counts.)
+							const paid = await tx.order.findFirst({ where: { id: order.id, storeId }, select: { paidAt: true } })
+							if (paid?.paidAt === null) await releaseDiscount(tx, order.id)
 							// Back to the variant each line sold [R121] (a deleted variant takes nothing back), in
 							// variant-id order, as checkout takes stock, so the two never wait on each other in a circle.
 							const lines = order.lines.flatMap((line) => (line.variantId === null ? [] : [{ variantId: line.variantId, quantity: line.quantity }]))

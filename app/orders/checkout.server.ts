@@ -12,6 +12,7 @@ import { existingOrderToken, hashOrderToken, orderToken } from './token.server'
 import { isUniqueViolation } from '../data/unique-violation'
 import { shippingAndTax } from '../shipping/shipping.server'
 import { orderTotals } from './totals'
+import { type ChosenDiscount, chooseDiscount, isRepeatedRedemption, redeemDiscount, refused } from '../discounts/redeem.server'
 
 export type CheckoutDetails = {
 	email: string
@@ -35,6 +36,9 @@ export type PlacedOrder = {
 	shippingName: string | null
 	taxMinor: number
 	taxIncluded: boolean
+	discountCode: string | null
+	discountKind: string | null
+	discountMinor: number
 	status: string
 	providerRef: string | null
 	connection: { id: string; provider: string }
@@ -52,6 +56,9 @@ const placedFields = {
 	shippingName: true,
 	taxMinor: true,
 	taxIncluded: true,
+	discountCode: true,
+	discountKind: true,
+	discountMinor: true,
 	status: true,
 	providerRef: true,
 	userId: true,
@@ -145,6 +152,7 @@ export async function placeOrder({
 	details,
 	connectionHandle,
 	shippingRateId,
+	discountCode,
 	idempotencyKey,
 }: {
 	db: Db
@@ -153,6 +161,8 @@ export async function placeOrder({
 	connectionHandle: string
 	/** The shipping rate the buyer chose; needed once the Store has shipping zones [R119]. */
 	shippingRateId?: string
+	/** The discount code the buyer typed, if any: applied on the server or refused [R132–R134]. */
+	discountCode?: string
 	idempotencyKey: string
 }): Promise<{ order: PlacedOrder; replayed: boolean }> {
 	const owner = cartOwner(viewer)
@@ -202,6 +212,9 @@ export async function placeOrder({
 			const subtotalMinor = lines.reduce((sum, line) => sum + line.lineTotalMinor, 0)
 			// Prices may have risen since the cart was filled: no total the columns cannot hold.
 			if (!withinOrderLimit(subtotalMinor)) throw new DomainError(409, ORDER_LIMIT_MESSAGE)
+			const buyer = { email: details.email, userId: 'userId' in owner ? owner.userId : null }
+			// The code as it applies to these goods now; its use is counted once the Order exists.
+			const discount: ChosenDiscount | null = discountCode?.trim() ? await chooseDiscount(tx, { storeId, typed: discountCode, subtotalMinor, buyer }) : null
 			// Shipping and tax as the Store has them now, for the address given [R119].
 			const priced = await shippingAndTax(tx, storeId, { country: details.country, rateId: shippingRateId })
 
@@ -226,7 +239,7 @@ export async function placeOrder({
 				select: { currency: true, lastOrderNumber: true, pricesIncludeTax: true },
 			})
 			// A total over the limit rolls all of the above back.
-			const totals = orderTotals({ subtotalMinor, ...priced, pricesIncludeTax: store.pricesIncludeTax })
+			const totals = orderTotals({ subtotalMinor, ...priced, pricesIncludeTax: store.pricesIncludeTax, discount })
 			if (!withinOrderLimit(totals.totalMinor)) throw new DomainError(409, ORDER_LIMIT_MESSAGE)
 			const number = store.lastOrderNumber
 			const id = randomUUID()
@@ -248,12 +261,16 @@ export async function placeOrder({
 					taxMinor: totals.taxMinor,
 					taxRateBasisPoints: totals.taxRateBasisPoints,
 					taxIncluded: totals.taxIncluded,
+					discountCode: discount?.code ?? null,
+					discountKind: discount?.kind ?? null,
+					discountMinor: totals.discountMinor,
 					totalMinor: totals.totalMinor,
 					connectionId: connection.id,
 					idempotencyKey,
 				},
 			})
 			await insertLines(tx, id, lines)
+			if (discount) await redeemDiscount(tx, discount, { orderId: id, buyer })
 			await orderMail(tx, { storeId, id, email: details.email }, 'placed')
 			return {
 				id,
@@ -266,6 +283,9 @@ export async function placeOrder({
 				shippingName: priced.shipping?.name ?? null,
 				taxMinor: totals.taxMinor,
 				taxIncluded: totals.taxIncluded,
+				discountCode: discount?.code ?? null,
+				discountKind: discount?.kind ?? null,
+				discountMinor: totals.discountMinor,
 				status: 'awaiting_payment',
 				providerRef: null,
 				tokenHash,
@@ -283,10 +303,12 @@ export async function placeOrder({
 			return { order: withToken(order), replayed: false }
 		} catch (error) {
 			// A double submit that lost the race finds the winner's Order (its cart is empty by now).
-			if (isUniqueViolation(error, 'idempotencyKey') || error instanceof DomainError) {
+			if (isUniqueViolation(error, 'idempotencyKey') || error instanceof DomainError || isRepeatedRedemption(error)) {
 				const raced = await replay()
 				if (raced) return raced
 			}
+			// The same customer's other checkout took the once-per-customer use at the same moment.
+			if (isRepeatedRedemption(error)) throw refused('already_used')
 			throw error
 		}
 	}

@@ -48,6 +48,8 @@ export function orderMailRenderer(db: Db, kind: keyof typeof HEADLINES): Rendere
 				taxMinor: true,
 				taxRateBasisPoints: true,
 				taxIncluded: true,
+				discountCode: true,
+				discountMinor: true,
 				status: true,
 				carrier: true,
 				trackingNumber: true,
@@ -62,6 +64,7 @@ export function orderMailRenderer(db: Db, kind: keyof typeof HEADLINES): Rendere
 		const lines = [
 			...order.lines.map((line) => `${line.quantity} × ${lineName(line.title, line.variantTitle)}: ${money(line.lineTotalMinor)}`),
 			...(order.shippingName ? [`Shipping (${order.shippingName}): ${order.shippingMinor === 0 ? 'free' : money(order.shippingMinor)}`] : []),
+			...(order.discountMinor > 0 ? [`Discount${order.discountCode ? ` (${order.discountCode})` : ''}: −${money(order.discountMinor)}`] : []),
 			...(order.taxMinor > 0 ? [`${order.taxIncluded ? 'Includes tax' : 'Tax'} (${percentText(order.taxRateBasisPoints)}): ${money(order.taxMinor)}`] : []),
 		].join('\n')
 		const body: Record<string, string[]> = {

@@ -93,6 +93,7 @@ describe('order totals', () => {
 			taxMinor: 900,
 			taxRateBasisPoints: 2000,
 			taxIncluded: false,
+			discountMinor: 0,
 			totalMinor: 5400,
 		})
 	})

@@ -20,6 +20,8 @@ export type OrderView = {
 	taxMinor: number
 	taxRateBasisPoints: number
 	taxIncluded: boolean
+	discountCode?: string | null
+	discountMinor?: number
 	refundedMinor: number
 	paymentNote: string | null
 	createdAt: string
@@ -133,9 +135,10 @@ export function OrderDetails({
 	)
 }
 
-/** Subtotal, shipping and tax of an Order, when it has either (older Orders have neither) [R119]. */
+/** Subtotal, shipping, discount and tax of an Order, when it has any (older Orders have none) [R119, R132]. */
 function OrderCharges({ order }: { order: OrderView }) {
-	if (!order.shippingName && order.taxMinor === 0) return null
+	const discountMinor = order.discountMinor ?? 0
+	if (!order.shippingName && order.taxMinor === 0 && discountMinor === 0) return null
 	return (
 		<dl className="order-charges" data-testid="order-charges">
 			<dt>Subtotal</dt>
@@ -146,6 +149,14 @@ function OrderCharges({ order }: { order: OrderView }) {
 				<>
 					<dt>Shipping ({order.shippingName})</dt>
 					<dd data-testid="order-shipping">{order.shippingMinor === 0 ? 'Free' : <Price minor={order.shippingMinor} currency={order.currency} />}</dd>
+				</>
+			) : null}
+			{discountMinor > 0 ? (
+				<>
+					<dt>Discount{order.discountCode ? ` (${order.discountCode})` : ''}</dt>
+					<dd data-testid="order-discount">
+						−<Price minor={discountMinor} currency={order.currency} />
+					</dd>
 				</>
 			) : null}
 			{order.taxMinor > 0 ? (

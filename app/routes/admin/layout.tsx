@@ -39,6 +39,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 					<NavLink to="/admin/products">Products</NavLink>
 					<NavLink to="/admin/collections">Collections</NavLink>
 					<NavLink to="/admin/shipping">Shipping and taxes</NavLink>
+					<NavLink to="/admin/discounts">Discounts</NavLink>
 					<NavLink to="/admin/uploads">Uploads</NavLink>
 					<NavLink to="/admin/events">Events</NavLink>
 					<NavLink to="/admin/connections">Connections</NavLink>

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import type { Route } from './+types/newsletter'
 import { requireAdmin } from '../../auth/guards.server'
 import { SUBSCRIBER_STATES, type SubscriberState } from '../../newsletter/subscriber-states'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { StateLinks } from '../../ui/admin-list'
+import { Link } from '../../ui/link'
+import { CampaignForm } from './campaign-form'
 
 export const meta = () => [{ title: 'Newsletter · Store Admin' }]
 
@@ -16,6 +19,8 @@ export async function loader(args: Route.LoaderArgs) {
 	const state = stateOf(args.request)
 	const { subscribers, counts } = await adminRepositoriesFor(admin).subscribers.page({ state })
 	return {
+		// The campaign form's key: a double click on "Send" queues one campaign [R136].
+		idempotencyKey: randomUUID(),
 		state,
 		counts,
 		subscribers: subscribers.map((s) => ({
@@ -30,11 +35,15 @@ export async function loader(args: Route.LoaderArgs) {
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '')
 
 export default function Subscribers({ loaderData }: Route.ComponentProps) {
-	const { state, counts, subscribers } = loaderData
+	const { state, counts, subscribers, idempotencyKey } = loaderData
 	return (
 		<section>
 			<h1>Newsletter</h1>
 			<p className="hint">Only confirmed addresses may be sent a newsletter: their owners followed the confirmation link.</p>
+			<CampaignForm idempotencyKey={idempotencyKey} />
+			<p>
+				<Link to="/admin/newsletter/campaigns">Campaigns sent, and their progress</Link>
+			</p>
 			<StateLinks path="/admin/newsletter" param="state" states={SUBSCRIBER_STATES} current={state} counts={counts}>
 				{' '}
 				· <a href={`/admin/newsletter/export?state=${state}`}>Export {state} as CSV</a>

@@ -70,6 +70,12 @@ const checkoutForm = formSchema({
 		.regex(/^[A-Za-z0-9_-]{1,40}$/, 'Choose one of the shipping options offered')
 		.optional(),
 	payment: z.string().regex(/^[a-z0-9-]{1,40}$/, 'Choose a payment method'),
+	// Optional; applied or refused (with why) on the server [R132, R133].
+	discountCode: z
+		.string()
+		.trim()
+		.regex(/^([A-Za-z0-9_-]{1,40})?$/, 'That discount code is not valid. Check it, or leave the field empty.')
+		.optional(),
 	idempotencyKey: z.uuid('Reload the checkout page and try again'),
 })
 
@@ -84,10 +90,16 @@ export async function action(args: Route.ActionArgs) {
 	const viewer = await getViewer(args)
 	const form = await parseForm(args.request, checkoutForm)
 	if (!form.ok) return data(form, { status: 400 })
-	const { payment, shippingRate, idempotencyKey, ...details } = form.data
+	const { payment, shippingRate, discountCode, idempotencyKey, ...details } = form.data
 	let placed
 	try {
-		placed = await repositoriesFor(viewer).checkout.placeOrder({ details, connectionHandle: payment, shippingRateId: shippingRate, idempotencyKey })
+		placed = await repositoriesFor(viewer).checkout.placeOrder({
+			details,
+			connectionHandle: payment,
+			shippingRateId: shippingRate,
+			discountCode: discountCode || undefined,
+			idempotencyKey,
+		})
 	} catch (error) {
 		// Contention that outlasted the retries [R67]: the form again, the cart as it was, when to retry.
 		if (error instanceof StoreBusyError) log.warn('[checkout] gave up under contention; answered 503')
@@ -197,6 +209,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 						))}
 						{errors.payment ? <p className="field-error">{errors.payment}</p> : null}
 					</fieldset>
+					<Field name="discountCode" label="Discount code (optional)" autoComplete="off" maxLength={40} error={errors.discountCode} />
 					<input type="hidden" name="idempotencyKey" value={idempotencyKey} />
 					<Honeypot />
 					<button type="submit" disabled={pending}>

@@ -17,6 +17,8 @@ type PayableOrder = {
 	shippingName: string | null
 	taxMinor: number
 	taxIncluded: boolean
+	discountMinor: number
+	discountKind: string | null
 	connection: { id: string; provider: string }
 	lines: Array<{ title: string; variantTitle: string; unitPriceMinor: number; quantity: number }>
 }

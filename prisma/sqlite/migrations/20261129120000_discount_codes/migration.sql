@@ -1,0 +1,48 @@
+-- CreateTable
+CREATE TABLE "discount_codes" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "storeId" TEXT NOT NULL,
+    "code" TEXT NOT NULL,
+    "kind" TEXT NOT NULL,
+    "value" INTEGER NOT NULL DEFAULT 0,
+    "minimumSubtotalMinor" INTEGER,
+    "startsAt" DATETIME,
+    "endsAt" DATETIME,
+    "usageLimit" INTEGER,
+    "usedCount" INTEGER NOT NULL DEFAULT 0,
+    "oncePerCustomer" BOOLEAN NOT NULL DEFAULT false,
+    "active" BOOLEAN NOT NULL DEFAULT true,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "discount_codes_storeId_fkey" FOREIGN KEY ("storeId") REFERENCES "stores" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "discount_redemptions" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "discountId" TEXT NOT NULL,
+    "orderId" TEXT NOT NULL,
+    "onceEmail" TEXT,
+    "onceUserId" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "discount_redemptions_discountId_fkey" FOREIGN KEY ("discountId") REFERENCES "discount_codes" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "discount_redemptions_orderId_fkey" FOREIGN KEY ("orderId") REFERENCES "orders" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- AlterTable: new columns at the end, so the table is not rebuilt
+ALTER TABLE "orders" ADD COLUMN "discountCode" TEXT;
+ALTER TABLE "orders" ADD COLUMN "discountKind" TEXT;
+ALTER TABLE "orders" ADD COLUMN "discountMinor" INTEGER NOT NULL DEFAULT 0;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "discount_codes_storeId_code_key" ON "discount_codes"("storeId", "code");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "discount_redemptions_orderId_key" ON "discount_redemptions"("orderId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "discount_redemptions_discountId_onceEmail_key" ON "discount_redemptions"("discountId", "onceEmail");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "discount_redemptions_discountId_onceUserId_key" ON "discount_redemptions"("discountId", "onceUserId");
+
