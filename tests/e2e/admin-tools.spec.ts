@@ -143,3 +143,34 @@ test('a new product’s slug follows its title and its variant rows take the opt
 	await expect(noScript.admin.getByRole('heading', { name: title })).toBeVisible()
 	await noScript.close()
 })
+
+for (const javaScriptEnabled of [true, false]) {
+	test(`Store Admin uses the window: the menu beside the content on a desktop, folded behind "Menu" on a phone, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, async ({
+		browser,
+		page,
+	}) => {
+		await placeOrder(page)
+		const { admin, close } = await asAdmin(browser, javaScriptEnabled, '/admin/orders')
+		const nav = admin.getByRole('navigation', { name: 'Store Admin' })
+		const content = admin.locator('.admin-content')
+		await admin.setViewportSize({ width: 1280, height: 800 })
+		await expect(nav).toBeVisible()
+		const [navBox, contentBox] = [(await nav.boundingBox())!, (await content.boundingBox())!]
+		expect(navBox.x + navBox.width).toBeLessThanOrEqual(contentBox.x)
+		expect(contentBox.width).toBeGreaterThan(900)
+		// A status is a badge on one line, with its words.
+		const badge = admin.locator('tbody .badge').first()
+		await expect(badge).toHaveText(/Awaiting payment|Paid|Shipped|Cancelled|Refunded/)
+		expect((await badge.boundingBox())!.height).toBeLessThan(30)
+
+		await admin.setViewportSize({ width: 390, height: 844 })
+		await expect(nav).toBeHidden()
+		// Stacked rows: nothing is wider than the phone.
+		expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+		await admin.getByText('Menu', { exact: true }).click()
+		await expect(nav).toBeVisible()
+		await nav.getByRole('link', { name: 'Customers' }).click()
+		await expect(admin).toHaveURL('/admin/customers')
+		await close()
+	})
+}
