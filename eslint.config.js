@@ -36,6 +36,7 @@ export const elements = [
 		pattern: [
 			'app/cart/limits.ts',
 			'app/catalog/variants.ts',
+			'app/catalog/slug.ts',
 			'app/orders/status.ts',
 			'app/orders/totals.ts',
 			'app/shipping/countries.ts',
@@ -44,12 +45,13 @@ export const elements = [
 			'app/security/form-fields.ts',
 			'app/security/strength.server.ts',
 			'app/ui/money.ts',
+			'app/exports/csv.ts',
 		],
 		what: 'pure tables and checks every layer may read',
 	},
 	{
 		type: 'domain',
-		pattern: 'app/(catalog|cart|customers|orders|payments|shipping|uploads|newsletter|store|health|email|discounts)/**',
+		pattern: 'app/(catalog|cart|customers|orders|payments|shipping|uploads|newsletter|store|health|email|discounts|exports)/**',
 		capture: ['domain'],
 		what: 'one commerce concern each: its repository, rules, state table and tests',
 	},

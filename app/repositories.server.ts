@@ -41,6 +41,8 @@ import { adminChecklist } from './diagnostics/checklist.server'
 import { mailWorker, type Renderer } from './email/worker.server'
 import { adminOutboxRepository } from './email/admin-outbox.server'
 import { adminSubscribersRepository } from './newsletter/admin-subscribers.server'
+import { ordersCsv } from './exports/orders-csv.server'
+import { productsCsv } from './exports/products-csv.server'
 import { enqueueMail } from './email/outbox.server'
 import { resetMailRenderer } from './email/reset-mail.server'
 import { smtpTransport } from './email/transport.server'
@@ -266,6 +268,11 @@ class AdminRepositories extends UserRepositories<AdminViewer> {
 	}
 	get campaigns() {
 		return adminCampaignsRepository(this.db, this.viewer)
+	}
+	/** CSV exports, each a generator the route streams batch by batch [R128]. */
+	get exports() {
+		const { db, viewer } = this
+		return { orders: (range: { from?: Date; to?: Date }) => ordersCsv(db, viewer, range), products: () => productsCsv(db, viewer) }
 	}
 	get reviewModeration() {
 		const { db, viewer } = this

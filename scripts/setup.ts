@@ -6,6 +6,7 @@ import { execSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { parseConfig } from '../app/config/env.server'
+import { portFrom, withPort } from './lib/setup-env'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm run setup
@@ -13,8 +14,15 @@ if (process.argv.includes('--help')) {
 Installs dependencies, creates .env from .env.example with a freshly generated
 AUTH_SECRET (an existing .env is kept), builds the app, and runs \`npm run init\`
 (with --demo on the first set-up, when it wrote .env: six demo products to try the
-store with; archive them in Store Admin).`)
+store with; archive them in Store Admin). PORT=4000 npm run setup also writes
+PORT=4000 into .env, so the \`npm start\` that follows serves on 4000.`)
 	process.exit(0)
+}
+
+const port = process.env.PORT === undefined ? null : portFrom(process.env.PORT)
+if (process.env.PORT !== undefined && port === null) {
+	console.error(`[setup] PORT=${process.env.PORT} is not a port: use a number from 1 to 65535`)
+	process.exit(2)
 }
 
 // A first set-up on this machine (no .env yet) is someone trying the store: it gets the demo
@@ -27,6 +35,11 @@ if (firstSetup) {
 		mode: 0o600,
 	})
 	console.log('[setup] wrote .env with a new random AUTH_SECRET')
+}
+// `npm start` reads .env, not this shell: the port asked for is written where it will look.
+if (port !== null) {
+	writeFileSync('.env', withPort(readFileSync('.env', 'utf8'), port), { mode: 0o600 })
+	console.log(`[setup] wrote PORT=${port} to .env`)
 }
 
 execSync('npm run build', { stdio: 'inherit' })

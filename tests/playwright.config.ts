@@ -95,6 +95,7 @@ const ENGINE_SPECS =
 				'auth.spec.ts',
 				'canary.spec.ts',
 				'admin.spec.ts',
+				'admin-tools.spec.ts',
 				'hardening.spec.ts',
 				'uploads.spec.ts',
 				'storefront.spec.ts',

@@ -80,4 +80,58 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 		await expect(customers.get(elsewhere.id)).rejects.toMatchObject({ status: 404 })
 		await expect(adminCustomersRepository(t.db, { ...admin, storeId: otherStoreId }).get(ada)).rejects.toMatchObject({ status: 404 })
 	})
+
+	it('lists guest buyers by email with their Orders and what they spent, searched, and only this Store’s [R129]', async () => {
+		const connection = await t.db.connection.findFirstOrThrow({ where: { storeId: t.storeId }, select: { id: true } })
+		const guestOrder = (storeId: string, connectionId: string, number: number, email: string, captured: number, refunded: number, at: string) =>
+			t.db.order.create({
+				data: {
+					storeId,
+					number,
+					tokenHash: randomUUID(),
+					email,
+					name: 'Guest',
+					addressLine1: '1',
+					city: 'C',
+					postalCode: '1',
+					country: 'GB',
+					currency: 'USD',
+					subtotalMinor: captured,
+					totalMinor: captured,
+					capturedMinor: captured,
+					refundedMinor: refunded,
+					connectionId,
+					idempotencyKey: randomUUID(),
+					createdAt: new Date(at),
+				},
+			})
+		await guestOrder(t.storeId, connection.id, 3001, 'lin@example.com', 1000, 0, '2026-03-01T10:00:00Z')
+		await guestOrder(t.storeId, connection.id, 3002, 'lin@example.com', 2500, 500, '2026-03-05T10:00:00Z')
+		await guestOrder(t.storeId, connection.id, 3003, 'max_50%@example.com', 700, 0, '2026-03-02T10:00:00Z')
+		const elsewhere = await t.db.connection.create({
+			data: { storeId: otherStoreId, handle: 'offline', provider: 'offline', displayName: 'B' },
+			select: { id: true },
+		})
+		await guestOrder(otherStoreId, elsewhere.id, 3004, 'lin@example.com', 9999, 0, '2026-03-09T10:00:00Z')
+
+		const customers = adminCustomersRepository(t.db, admin)
+		const all = await customers.guests({})
+		// Ada's Orders were placed with her account: she is not a guest buyer.
+		expect(all.guests.map((g) => [g.email, g.orders, g.spentMinor])).toEqual([
+			['lin@example.com', 2, 3000],
+			['max_50%@example.com', 1, 700],
+		])
+		expect(all).toMatchObject({ total: 2, pages: 1 })
+		// Search by part of the email; a wildcard in the search is only a character.
+		expect((await customers.guests({ query: 'LIN@' })).guests.map((g) => g.email)).toEqual(['lin@example.com'])
+		expect(await customers.guests({ query: '50%' })).toMatchObject({ total: 1, guests: [{ email: 'max_50%@example.com' }] })
+		expect(await customers.guests({ query: 'x%y' })).toMatchObject({ total: 0, guests: [] })
+
+		const lin = await customers.guest('lin@example.com')
+		expect(lin.guest).toEqual({ email: 'lin@example.com', orders: 2, spentMinor: 3000 })
+		expect(lin.orders.map((o) => o.number)).toEqual([3002, 3001])
+		// An account's email, an unknown one, and another Store's guest are not found.
+		for (const email of ['ada@example.com', 'nobody@example.com']) await expect(customers.guest(email)).rejects.toMatchObject({ status: 404 })
+		expect((await adminCustomersRepository(t.db, { ...admin, storeId: otherStoreId }).guest('lin@example.com')).guest.spentMinor).toBe(9999)
+	})
 })

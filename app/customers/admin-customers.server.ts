@@ -57,6 +57,61 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 			}
 		},
 
+		/**
+		 * [R129] Guest buyers: the emails of this Store's Orders placed without an account, each with
+		 * how many Orders and what was spent (captured less refunded), the latest buyer first; one
+		 * grouped query a page, and a count of the distinct emails.
+		 */
+		async guests({ page = 1, query = '' }: { page?: number; query?: string }) {
+			const where = { storeId, userId: null, ...(query ? { email: containing(query.toLowerCase()) } : {}) }
+			const like = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+			const [groups, counted] = await Promise.all([
+				db.order.groupBy({
+					by: ['email'],
+					where,
+					_count: { _all: true },
+					_sum: { capturedMinor: true, refundedMinor: true },
+					_max: { createdAt: true },
+					orderBy: [{ _max: { createdAt: 'desc' } }, { email: 'asc' }],
+					skip: (page - 1) * CUSTOMERS_PAGE_SIZE,
+					take: CUSTOMERS_PAGE_SIZE,
+				}),
+				db.$queryRaw<Array<{ n: number | bigint }>>`SELECT COUNT(DISTINCT "email") AS "n" FROM "orders"
+					WHERE "storeId" = ${storeId} AND "userId" IS NULL AND LOWER("email") LIKE ${like} ESCAPE '\\'`,
+			])
+			const total = Number(counted[0]?.n ?? 0)
+			return {
+				guests: groups.map((group) => ({
+					email: group.email,
+					orders: group._count._all,
+					spentMinor: (group._sum.capturedMinor ?? 0) - (group._sum.refundedMinor ?? 0),
+					lastOrderAt: group._max.createdAt ?? new Date(0),
+				})),
+				total,
+				page,
+				pages: Math.max(1, Math.ceil(total / CUSTOMERS_PAGE_SIZE)),
+			}
+		},
+
+		/** [R129] One guest buyer's Orders (by email, without an account), newest first; none is a 404. */
+		async guest(email: string) {
+			const where = { storeId, userId: null, email }
+			const [orders, totals] = await Promise.all([
+				db.order.findMany({
+					where,
+					orderBy: [{ createdAt: 'desc' }, { number: 'desc' }],
+					take: ORDERS_SHOWN,
+					select: { id: true, number: true, status: true, currency: true, totalMinor: true, createdAt: true },
+				}),
+				db.order.aggregate({ where, _count: { _all: true }, _sum: { capturedMinor: true, refundedMinor: true } }),
+			])
+			if (orders.length === 0) throw notFound('That guest buyer')
+			return {
+				guest: { email, orders: totals._count._all, spentMinor: (totals._sum.capturedMinor ?? 0) - (totals._sum.refundedMinor ?? 0) },
+				orders,
+			}
+		},
+
 		/** One customer and their Orders, newest first; an admin or another Store's account is not found. */
 		async get(id: string) {
 			const user = await db.user.findFirst({ where: { ...customer, id }, select: profile })

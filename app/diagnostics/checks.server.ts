@@ -13,6 +13,7 @@ import { checkAuthSecret } from '../config/secret-policy'
 import type { Db } from '../data/db.server'
 import { boundedCheck, dependencyChecks } from '../health/readiness.server'
 import { activeVerificationSecrets, type StripeSecrets } from '../payments/connections.server'
+import { readInstructions } from '../payments/instructions'
 import { connectionScope, openingSecrets, tryOpenSecret } from '../security/secret-box.server'
 import { checkStoredSecrets } from '../security/stored-secrets.server'
 
@@ -154,13 +155,38 @@ export function publicUrlCheck(env: Env): CheckLine {
 
 const liveKey = (key: string | undefined) => set(key) && /^(sk|rk)_live_/.test(key)
 
-/** [R80] At least one active payment Connection that verifies its events; warn on live Stripe keys. */
+/**
+ * [R80] [R131] Every active provider Connection verifies its events (warn on live Stripe keys).
+ * A provider is asked for only when one is configured or when the shop has no way to be paid: a
+ * shop that takes only bank transfer or payment on delivery passes once its active offline
+ * Connection tells buyers how to pay.
+ */
 export async function paymentProviderCheck(db: Db, storeId: string, config: Config, env: Env): Promise<CheckLine> {
 	const title = 'Payment provider'
-	const connections = await db.connection.findMany({
-		where: { storeId, active: true, provider: { in: ['stripe', 'generic'] } },
-		select: { handle: true, provider: true, secretBox: true },
+	const active = await db.connection.findMany({
+		where: { storeId, active: true },
+		select: { handle: true, provider: true, secretBox: true, paymentInstructions: true },
 	})
+	const connections = active.filter((connection) => connection.provider === 'stripe' || connection.provider === 'generic')
+	if (connections.length === 0 && !set(env.STRIPE_SECRET_KEY)) {
+		const offline = active.filter((connection) => connection.provider === 'offline')
+		const instructed = offline.filter((connection) => {
+			const instructions = readInstructions(connection.paymentInstructions)
+			return instructions !== null && Object.values(instructions).some((value) => value !== '')
+		})
+		if (instructed.length > 0) {
+			return line('payment-provider', title, 'pass', `offline payment only (${instructed.map((c) => c.handle).join(', ')}): buyers are told how to pay`)
+		}
+		if (offline.length > 0) {
+			return line(
+				'payment-provider',
+				title,
+				'fail',
+				`offline payment only (${offline.map((c) => c.handle).join(', ')}), but buyers are not told how to pay`,
+				'In Store Admin › Connections, set the payment instructions (bank details, or a note for payment on delivery); or add a Stripe Connection with its test-mode key and webhook signing secret.',
+			)
+		}
+	}
 	const secrets = openingSecrets(config)
 	const verified: string[] = []
 	const live: string[] = []
@@ -176,7 +202,9 @@ export async function paymentProviderCheck(db: Db, storeId: string, config: Conf
 			title,
 			'fail',
 			connections.length === 0
-				? 'no active Stripe or Standard Webhooks Connection'
+				? set(env.STRIPE_SECRET_KEY)
+					? 'STRIPE_SECRET_KEY is set, but no active Stripe Connection verifies events'
+					: 'no way to pay: no active Connection'
 				: `no active Connection has a webhook secret (${connections.map((c) => c.handle).join(', ')})`,
 			'In Store Admin › Connections, add a Stripe Connection with its test-mode key and webhook signing secret (or a Standard Webhooks one), then point the provider at /api/events/<handle>.',
 		)

@@ -102,6 +102,8 @@ describe.each(PROVIDERS)('shipping and tax at checkout on %s', (provider) => {
 			['DE', other.rates.standard, 'shippingRate'],
 			['DE', 'not-a-rate', 'shippingRate'],
 			['JP', rates.standard, 'country'],
+			// No rate for a country no zone holds: the country is what to change, not the rate.
+			['JP', undefined, 'country'],
 		]
 		for (const [country, rateId, field] of cases) {
 			const { guest, attempt } = await checkout(storeId, product.id, 1, country, rateId)

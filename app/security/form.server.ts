@@ -148,13 +148,14 @@ export function listQuery<S extends string>(request: Request, { statuses, maxQue
 
 /**
  * A DomainError as the form failure every page renders, with its status; a write that gave up
- * under contention as a 503 with Retry-After (nothing was changed); others rethrow.
+ * under contention as a 503 with Retry-After (nothing was changed); others rethrow. `extra` rides
+ * along (a form's echoed values).
  */
-export function domainFailure(error: unknown) {
+export function domainFailure<Extra extends object = object>(error: unknown, extra?: Extra) {
 	if (error instanceof StoreBusyError) {
-		return data(formFailure({}, error.message), { status: 503, headers: { 'Retry-After': String(error.retryAfterSeconds) } })
+		return data({ ...formFailure({}, error.message), ...extra }, { status: 503, headers: { 'Retry-After': String(error.retryAfterSeconds) } })
 	}
 	if (!(error instanceof DomainError)) throw error
 	const failure = error.field ? formFailure({ [error.field]: error.message }, error.message) : formFailure({}, error.message)
-	return data(failure, { status: error.status })
+	return data({ ...failure, ...extra }, { status: error.status })
 }

@@ -33,3 +33,24 @@ export function parseCountries(text: string): { ok: true; countries: string[] } 
 	if (unknown.length > 0 || codes.length === 0) return { ok: false, unknown }
 	return { ok: true, countries: [...new Set(codes)] }
 }
+
+let everyCountry: Array<{ code: string; name: string }> | undefined
+
+/** Every code `isCountryCode` accepts, with its English name, sorted by name (built once). */
+export function allCountries() {
+	everyCountry ??= Array.from({ length: 26 * 26 }, (_, i) => String.fromCharCode(65 + Math.floor(i / 26), 65 + (i % 26)))
+		.filter(isCountryCode)
+		.map((code) => ({ code, name: countryName(code) }))
+		.sort((a, b) => a.name.localeCompare(b.name, 'en'))
+	return everyCountry
+}
+
+/**
+ * The checkout's country list: the countries `shipsTo` first (by name), then every other
+ * country, so a buyer of a shop that ships to three countries finds theirs at the top.
+ */
+export function countryChoices(shipsTo: readonly string[]) {
+	const shipped = new Set(shipsTo)
+	const all = allCountries()
+	return { shipped: all.filter((c) => shipped.has(c.code)), others: all.filter((c) => !shipped.has(c.code)) }
+}

@@ -2,6 +2,7 @@ import type { Db } from '../data/db.server'
 import type { StoreScope } from '../data/scope'
 import { DomainError } from '../errors.server'
 import type { ShippingChoice } from '../orders/totals'
+import { countryName } from './countries'
 
 /** A zone as checkout offers it: its countries and rates, cheapest first. */
 export type ShippingZoneView = {
@@ -60,19 +61,22 @@ export async function shippingAndTax(
 	const tax = found?.tax === null || found?.tax === undefined ? null : { rateBasisPoints: Number(found.tax) }
 	let shipping: ShippingChoice | null = null
 	if (zones > 0) {
-		if (!rateId) throw new DomainError(400, 'Choose how to ship your order.', 'shippingRate')
+		const notShipped = async () => {
+			const anyZone = await tx.shippingZone.findMany({ where: { storeId }, select: { countries: true } })
+			if (anyZone.some((zone) => splitCountries(zone.countries).includes(country))) return null
+			return new DomainError(400, `This shop does not ship to ${countryName(country)}.`, 'country')
+		}
+		// Refusals only from here: a country no zone holds is named before a missing or wrong rate.
+		if (!rateId) throw (await notShipped()) ?? new DomainError(400, 'Choose how to ship your order.', 'shippingRate')
 		const rate = await tx.shippingRate.findFirst({
 			where: { id: rateId, storeId },
 			select: { name: true, priceMinor: true, freeOverMinor: true, zone: { select: { countries: true } } },
 		})
 		if (!rate) throw new DomainError(400, 'Choose one of the shipping options offered.', 'shippingRate')
 		if (!splitCountries(rate.zone.countries).includes(country)) {
-			const anyZone = await tx.shippingZone.findMany({ where: { storeId }, select: { countries: true } })
-			const shipsThere = anyZone.some((zone) => splitCountries(zone.countries).includes(country))
-			throw new DomainError(
-				400,
-				shipsThere ? `${rate.name} does not ship to ${country}: choose an option for your country.` : `This shop does not ship to ${country}.`,
-				shipsThere ? 'shippingRate' : 'country',
+			throw (
+				(await notShipped()) ??
+				new DomainError(400, `${rate.name} does not ship to ${countryName(country)}: choose an option for your country.`, 'shippingRate')
 			)
 		}
 		shipping = { name: rate.name, priceMinor: rate.priceMinor, freeOverMinor: rate.freeOverMinor }

@@ -18,6 +18,7 @@ export function AdminList<T extends { id: string }>({
 	rows,
 	empty,
 	pager,
+	keep,
 }: {
 	heading: string
 	action?: ReactNode
@@ -29,6 +30,8 @@ export function AdminList<T extends { id: string }>({
 	/** What an empty list says: `filtered` when a search or status is set. */
 	empty(filtered: boolean): string
 	pager: { page: number; pages: number; summary: string; labels?: [string, string] }
+	/** Query parameters the filter form carries along (which of a page's lists is shown). */
+	keep?: Record<string, string>
 }) {
 	const [params] = useSearchParams()
 	return (
@@ -42,6 +45,9 @@ export function AdminList<T extends { id: string }>({
 				<h1>{heading}</h1>
 			)}
 			<Form method="get" className="filters">
+				{Object.entries(keep ?? {}).map(([name, value]) => (
+					<input key={name} type="hidden" name={name} value={value} />
+				))}
 				<label>
 					{search.label} <input type="search" name="q" defaultValue={params.get('q') ?? ''} maxLength={search.maxLength} />
 				</label>
@@ -77,7 +83,9 @@ export function AdminList<T extends { id: string }>({
 						{rows.map((row) => (
 							<tr key={row.id}>
 								{columns.map((column) => (
-									<td key={column.header}>{column.cell(row)}</td>
+									<td key={column.header} data-label={column.header}>
+										{column.cell(row)}
+									</td>
 								))}
 							</tr>
 						))}

@@ -34,6 +34,7 @@ type InputProps = {
 	name: string
 	label: string
 	error?: string
+	ref?: React.Ref<HTMLInputElement>
 } & React.InputHTMLAttributes<HTMLInputElement>
 
 /** A labelled input; `id` when one page repeats a field (one form per row). */

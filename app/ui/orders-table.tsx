@@ -1,5 +1,5 @@
 import { Price } from './money-format'
-import { statusLabel } from './order-details'
+import { StatusBadge } from './badge'
 import { Link } from './link'
 
 type OrderRow = { number: number; createdAt: string; status: string; totalMinor: number; currency: string }
@@ -33,12 +33,14 @@ export function OrdersTable({
 			<tbody>
 				{orders.map((order) => (
 					<tr key={order.number} data-testid={testId}>
-						<td>
+						<td data-label="Order">
 							<Link to={href(order.number)}>#{order.number}</Link>
 						</td>
-						<td>{withTime ? order.createdAt.replace('T', ' ').slice(0, 16) : order.createdAt.slice(0, 10)}</td>
-						<td>{statusLabel(order.status)}</td>
-						<td>
+						<td data-label={withTime ? 'Placed (UTC)' : 'Date'}>{withTime ? order.createdAt.replace('T', ' ').slice(0, 16) : order.createdAt.slice(0, 10)}</td>
+						<td data-label="Status">
+							<StatusBadge status={order.status} />
+						</td>
+						<td data-label="Total">
 							<Price minor={order.totalMinor} currency={order.currency} />
 						</td>
 					</tr>

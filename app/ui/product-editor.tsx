@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Form, useNavigation } from 'react-router'
 import { LIMIT_TEXT } from '../cart/limits'
 import { MAX_OPTIONS, MAX_VARIANTS } from '../catalog/variants'
+import { slugFromTitle } from '../catalog/slug'
 import { Field, FormError } from './forms'
 
 // The limits the server enforces (docs/decisions/030), said beside the fields that have them.
@@ -19,7 +20,9 @@ const BLANK_ROWS = 3
  * The product form of Store Admin, for new and existing products; works without JavaScript.
  * Options (up to three names, like Size and Colour) and one row per variant with its option
  * values, SKU, price, stock and, once the product has images, an image [R121]. Rows left empty
- * are ignored; with JavaScript "Add a variant" offers more.
+ * are ignored; with JavaScript "Add a variant" offers more, a new product's slug follows its title
+ * until the slug is typed in, and the variant rows are labelled with the option names as they are
+ * typed [R130].
  */
 export function ProductEditor({
 	values,
@@ -41,12 +44,34 @@ export function ProductEditor({
 	const variants = values?.variants ?? []
 	const [blank, setBlank] = useState(variants.length === 0 ? BLANK_ROWS + 1 : BLANK_ROWS)
 	const rows = Math.min(MAX_VARIANTS, variants.length + blank)
-	const names = values?.optionNames ?? []
+	const [names, setNames] = useState<string[]>(values?.optionNames ?? [])
+	const slugInput = useRef<HTMLInputElement>(null)
+	// An existing product keeps its address; a slug typed by hand is never overwritten.
+	const slugTyped = useRef(Boolean(values?.slug))
 	return (
 		<Form method="post" noValidate className="card wide product-editor" encType={newImages ? 'multipart/form-data' : undefined}>
 			<FormError message={formError} />
-			<Field name="title" label="Title" defaultValue={values?.title} required error={errors.title} />
-			<Field name="slug" label="Slug (the address: /products/slug)" defaultValue={values?.slug} required error={errors.slug} />
+			<Field
+				name="title"
+				label="Title"
+				defaultValue={values?.title}
+				required
+				error={errors.title}
+				onChange={(event) => {
+					if (!slugTyped.current && slugInput.current) slugInput.current.value = slugFromTitle(event.currentTarget.value)
+				}}
+			/>
+			<Field
+				ref={slugInput}
+				name="slug"
+				label="Slug (the address: /products/slug)"
+				defaultValue={values?.slug}
+				required
+				error={errors.slug}
+				onChange={(event) => {
+					slugTyped.current = event.currentTarget.value !== ''
+				}}
+			/>
 			<div className="field">
 				<label htmlFor="field-description">Description</label>
 				<textarea id="field-description" name="description" rows={4} defaultValue={values?.description} maxLength={2000} />
@@ -74,7 +99,17 @@ export function ProductEditor({
 				) : null}
 				<div className="field-row">
 					{Array.from({ length: MAX_OPTIONS }, (_, index) => (
-						<Field key={index} name={`option${index + 1}Name`} label={`Option ${index + 1} name`} defaultValue={names[index] ?? ''} maxLength={40} />
+						<Field
+							key={index}
+							name={`option${index + 1}Name`}
+							label={`Option ${index + 1} name`}
+							defaultValue={values?.optionNames[index] ?? ''}
+							maxLength={40}
+							onChange={(event) => {
+								const typed = event.currentTarget.value.trim()
+								setNames((current) => Array.from({ length: MAX_OPTIONS }, (_, i) => (i === index ? typed : (current[i] ?? ''))))
+							}}
+						/>
 					))}
 				</div>
 			</fieldset>
@@ -170,7 +205,7 @@ function VariantRow({
 						key={option}
 						id={id(`option${option + 1}`)}
 						name={field(`option${option + 1}`)}
-						label={names[option] ?? `Option ${option + 1}`}
+						label={names[option] || `Option ${option + 1}`}
 						defaultValue={variant?.optionValues[option] ?? ''}
 						maxLength={40}
 						error={option === 0 ? errors[field('option1')] : undefined}

@@ -82,7 +82,7 @@ test.describe('email through the outbox', () => {
 		await expect(adminPage.getByTestId('flash')).toContainText('sent again')
 		await expect.poll(() => smtp.received.filter((m) => m.subject?.includes(`Order #${number} is paid`)).length, { timeout: 15_000 }).toBe(2)
 		await adminPage.goto(`${store.origin}/admin/activity`)
-		await expect(adminPage.getByText('mail.resend')).toBeVisible()
+		await expect(adminPage.getByText('Mail sent again')).toBeVisible()
 		// An unknown id is refused and changes nothing.
 		const forged = await adminPage.request.post(`${store.origin}/admin/email`, {
 			form: { intent: 'resend', id: 'no-such-mail' },

@@ -66,7 +66,7 @@ for (const javaScriptEnabled of [true, false]) {
 			await row.getByRole('button', { name: 'Approve' }).click()
 			await expect(moderation.admin.getByTestId('flash')).toContainText('Review approved')
 			await moderation.admin.goto('/admin/activity')
-			await expect(moderation.admin.getByText('review.approve').first()).toBeVisible()
+			await expect(moderation.admin.getByRole('cell', { name: 'Review approved' }).first()).toBeVisible()
 			await moderation.close()
 
 			await page.goto(PRODUCT)

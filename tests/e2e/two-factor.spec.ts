@@ -153,7 +153,7 @@ test('an enrolled admin switches the requirement on, and the change is audited',
 	await expect(page.getByText('Store profile saved.')).toBeVisible()
 	await expect(page.getByLabel('Require two-factor sign-in for administrators')).toBeChecked()
 	await page.goto(`${store.origin}/admin/activity`)
-	const rows = page.locator('tbody tr', { hasText: 'store.update' })
+	const rows = page.locator('tbody tr', { hasText: 'Store profile saved' })
 	await expect(rows.filter({ hasText: store.admin.email })).toHaveCount(1)
 	// The refused attempt of the un-enrolled admin changed nothing, so it left no entry either.
 	await expect(rows.filter({ hasText: second.email })).toHaveCount(0)

@@ -167,7 +167,7 @@ test('the activity log lists the admin’s uploads and profile edits', async ({ 
 	await signIn(page.request, ADMIN_EMAIL, ADMIN_PASSWORD)
 	await page.goto('/admin/activity')
 	await expect(page.getByRole('heading', { name: 'Activity' })).toBeVisible()
-	await expect(page.getByRole('cell', { name: 'upload.create' }).first()).toBeVisible()
+	await expect(page.getByRole('cell', { name: 'File uploaded' }).first()).toBeVisible()
 	await expect(page.getByRole('cell', { name: ADMIN_EMAIL }).first()).toBeVisible()
 })
 

@@ -4,6 +4,7 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { pageParam } from '../../security/form.server'
 import { Pager } from '../../ui/pager'
 import { Link } from '../../ui/link'
+import { activityWords } from '../../ui/activity-words'
 
 export const meta = () => [{ title: 'Activity · Store Admin' }]
 
@@ -35,10 +36,10 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
 					<tbody>
 						{entries.map((entry) => (
 							<tr key={entry.id}>
-								<td>{entry.createdAt.replace('T', ' ').slice(0, 19)}</td>
-								<td>{entry.actorEmail}</td>
-								<td>{entry.action}</td>
-								<td>
+								<td data-label="When (UTC)">{entry.createdAt.replace('T', ' ').slice(0, 19)}</td>
+								<td data-label="Who">{entry.actorEmail}</td>
+								<td data-label="What">{activityWords(entry.action, entry.detail)}</td>
+								<td data-label="Target">
 									{entry.target ? (
 										<>
 											{entry.targetType} <Link to={entry.target.href}>{entry.target.label}</Link>

@@ -8,23 +8,61 @@ import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Customers · Store Admin' }]
 
+/** `?show=guests` lists the guest buyers [R129]; anything else, the accounts [R115]. */
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
 	const repositories = adminRepositoriesFor(admin)
-	const [found, store] = await Promise.all([
-		repositories.customers.page(listQuery(args.request, { statuses: [], maxQuery: 120 })),
-		repositories.store.profile(),
-	])
-	return { ...found, currency: store.currency, customers: found.customers.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })) }
+	const query = listQuery(args.request, { statuses: [], maxQuery: 120 })
+	const show = new URL(args.request.url).searchParams.get('show') === 'guests' ? 'guests' : 'accounts'
+	const store = await repositories.store.profile()
+	if (show === 'guests') {
+		const found = await repositories.customers.guests(query)
+		const { total, page, pages } = found
+		const guests = found.guests.map((guest) => ({ id: guest.email, ...guest, lastOrderAt: guest.lastOrderAt.toISOString() }))
+		return { show, currency: store.currency, total, page, pages, guests, accounts: [] }
+	}
+	const { total, page, pages, customers } = await repositories.customers.page(query)
+	return { show, currency: store.currency, total, page, pages, guests: [], accounts: customers.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })) }
 }
 
 export default function Customers({ loaderData }: Route.ComponentProps) {
-	const { customers, page, pages, total, currency } = loaderData
+	const { page, pages, total, currency } = loaderData
+	const tabs = (
+		<nav aria-label="Kinds of customer" className="tabs">
+			<Link to="/admin/customers" aria-current={loaderData.show === 'accounts' ? 'page' : undefined}>
+				Accounts
+			</Link>
+			<Link to="/admin/customers?show=guests" aria-current={loaderData.show === 'guests' ? 'page' : undefined}>
+				Guest buyers
+			</Link>
+		</nav>
+	)
+	const spent = (row: { spentMinor: number }) => <Price minor={row.spentMinor} currency={currency} />
+	if (loaderData.show === 'guests') {
+		return (
+			<AdminList
+				heading="Customers"
+				action={tabs}
+				search={{ label: 'Email', maxLength: 120 }}
+				keep={{ show: 'guests' }}
+				rows={loaderData.guests}
+				columns={[
+					{ header: 'Guest buyer', cell: (guest) => <Link to={`/admin/customers/guest?email=${encodeURIComponent(guest.email)}`}>{guest.email}</Link> },
+					{ header: 'Last order', cell: (guest) => guest.lastOrderAt.slice(0, 10) },
+					{ header: 'Orders', cell: (guest) => guest.orders },
+					{ header: 'Spent', cell: spent },
+				]}
+				empty={(filtered) => (total === 0 && !filtered ? 'No guest has bought yet.' : 'No guest buyer matches.')}
+				pager={{ page, pages, summary: `${total} guest buyers` }}
+			/>
+		)
+	}
 	return (
 		<AdminList
 			heading="Customers"
+			action={tabs}
 			search={{ label: 'Name or email', maxLength: 120 }}
-			rows={customers}
+			rows={loaderData.accounts}
 			columns={[
 				{
 					header: 'Customer',
@@ -38,9 +76,9 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
 				},
 				{ header: 'Since', cell: (customer) => customer.createdAt.slice(0, 10) },
 				{ header: 'Orders', cell: (customer) => customer.orders },
-				{ header: 'Spent', cell: (customer) => <Price minor={customer.spentMinor} currency={currency} /> },
+				{ header: 'Spent', cell: spent },
 			]}
-			empty={(filtered) => (total === 0 && !filtered ? 'No customer accounts yet: guests who check out are not listed here.' : 'No customer matches.')}
+			empty={(filtered) => (total === 0 && !filtered ? 'No customer accounts yet: guest buyers are under “Guest buyers”.' : 'No customer matches.')}
 			pager={{ page, pages, summary: `${total} customers` }}
 		/>
 	)

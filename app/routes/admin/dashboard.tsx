@@ -1,4 +1,5 @@
 import type { Route } from './+types/dashboard'
+import { CheckBadge } from '../../ui/badge'
 import { requireAdmin } from '../../auth/guards.server'
 import { CAPABILITIES, stateOf } from '../../config/capabilities'
 import { adminRepositoriesFor } from '../../repositories.server'
@@ -95,7 +96,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 				<tbody>
 					{loaderData.checklist.map((line) => (
 						<tr key={line.id} data-check={line.id} data-status={line.status}>
-							<td>{LABEL[line.status]}</td>
+							<td>
+								<CheckBadge status={line.status} label={LABEL[line.status]} />
+							</td>
 							<td>{line.title}</td>
 							<td>
 								{line.found}

@@ -26,10 +26,15 @@ export const meta = () => [{ title: 'Store Admin' }]
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 	return (
 		<div className="admin">
-			<aside>
+			<aside className="admin-side">
 				<p className="admin-title">
 					<Link to="/admin">Store Admin</Link>
 				</p>
+				{/* On a phone the menu folds away behind this toggle, with or without JavaScript. */}
+				<input type="checkbox" id="admin-menu-toggle" className="admin-menu-toggle" />
+				<label htmlFor="admin-menu-toggle" className="admin-menu-button">
+					Menu
+				</label>
 				<nav aria-label="Store Admin">
 					<NavLink to="/admin" end>
 						Overview

@@ -123,6 +123,9 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 				<Link to="/admin/orders">Orders</Link>
 			</p>
 			<h1>Order #{order.number}</h1>
+			<p>
+				<Link to={`/admin/orders/${order.number}/packing-slip`}>Packing slip</Link>
+			</p>
 			<FormError message={actionData?.formError} />
 			<p>
 				Customer: {order.email} {order.userId ? '(account)' : '(guest)'} · Payment: {order.connection.displayName}

@@ -4,6 +4,7 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { ORDER_STATUSES, type OrderStatus } from '../../orders/status'
 import { listQuery } from '../../security/form.server'
 import { AdminList } from '../../ui/admin-list'
+import { StatusBadge } from '../../ui/badge'
 import { Price } from '../../ui/money-format'
 import { statusLabel } from '../../ui/order-details'
 import { Link } from '../../ui/link'
@@ -21,6 +22,20 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
 	return (
 		<AdminList
 			heading="Orders"
+			action={
+				// A plain form: the CSV is a download, not a page of the app.
+				<form method="get" action="/admin/orders/export.csv" className="export-form">
+					<label>
+						From <input type="date" name="from" />
+					</label>
+					<label>
+						To <input type="date" name="to" />
+					</label>
+					<button type="submit" className="secondary">
+						Export CSV
+					</button>
+				</form>
+			}
 			search={{ label: 'Number or email', maxLength: 120 }}
 			statuses={{ values: ORDER_STATUSES, label: (status) => statusLabel(status as OrderStatus) }}
 			rows={orders}
@@ -28,7 +43,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
 				{ header: 'Order', cell: (order) => <Link to={`/admin/orders/${order.number}`}>#{order.number}</Link> },
 				{ header: 'Date', cell: (order) => order.createdAt.slice(0, 10) },
 				{ header: 'Customer', cell: (order) => order.email },
-				{ header: 'Status', cell: (order) => statusLabel(order.status) },
+				{ header: 'Status', cell: (order) => <StatusBadge status={order.status} /> },
 				{ header: 'Total', cell: (order) => <Price minor={order.totalMinor} currency={order.currency} /> },
 			]}
 			empty={() => 'No orders match.'}

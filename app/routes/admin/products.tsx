@@ -20,9 +20,14 @@ export default function Products({ loaderData }: Route.ComponentProps) {
 		<AdminList
 			heading="Products"
 			action={
-				<Link to="/admin/products/new" className="button">
-					Add product
-				</Link>
+				<span className="toolbar-actions">
+					<a href="/admin/products/export.csv" download>
+						Export CSV
+					</a>
+					<Link to="/admin/products/new" className="button">
+						Add product
+					</Link>
+				</span>
 			}
 			search={{ label: 'Search', maxLength: 80 }}
 			statuses={{ values: PRODUCT_STATUSES, label: (status) => status }}

@@ -1,23 +1,21 @@
 import { randomUUID } from 'node:crypto'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { data, Form, redirect, useNavigation } from 'react-router'
-import { z } from 'zod'
 import type { Route } from './+types/checkout'
 import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
 import type { Viewer } from '../../data/viewer'
 import { repositoriesFor, userRepositoriesFor } from '../../repositories.server'
 import { StoreBusyError } from '../../errors.server'
-import { domainFailure, fields, formSchema, parseForm } from '../../security/form.server'
+import { domainFailure, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../ui/flash.server'
 import { redirectToPayment } from './payment.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
-import { Price } from '../../ui/money-format'
 import { log } from '../../log/logger.server'
-import { isCountryCode } from '../../shipping/countries'
-import { orderTotals, percentText } from '../../orders/totals'
-import type { ShippingTable } from '../../shipping/shipping.server'
-import { Link } from '../../ui/link'
+import { CountrySelect } from '../../ui/country-select'
+import { CHECKOUT_TEXT_FIELDS, type CheckoutValues } from './checkout-fields'
+import { checkoutForm, checkoutValues } from './checkout-form.server'
+import { CheckoutSummary, ShippingOptions, ratesFor } from './checkout-parts'
 
 export const meta = () => [{ title: 'Checkout' }]
 
@@ -50,47 +48,24 @@ async function prefillFor(viewer: Viewer) {
 	return { email: viewer.email, name: viewer.name, ...NO_ADDRESS, ...(last ? { ...last, fromLastOrder: true } : {}) }
 }
 
-const text = (label: string, max: number) => z.string().trim().min(1, `Enter ${label}`).max(max, `Use at most ${max} characters`)
-
-const checkoutForm = formSchema({
-	email: fields.email,
-	name: fields.name,
-	addressLine1: text('a street address', 120),
-	addressLine2: z.string().trim().max(120, 'Use at most 120 characters'),
-	city: text('a city', 80),
-	postalCode: text('a postal code', 16).regex(/^[A-Za-z0-9 -]+$/, 'Enter a valid postal code'),
-	country: z
-		.string()
-		.trim()
-		.toUpperCase()
-		.regex(/^[A-Z]{2}$/, 'Enter a two-letter country code (e.g. US, DE)')
-		.refine(isCountryCode, 'That is not a country code we know (e.g. US, DE, GB)'),
-	shippingRate: z
-		.string()
-		.regex(/^[A-Za-z0-9_-]{1,40}$/, 'Choose one of the shipping options offered')
-		.optional(),
-	payment: z.string().regex(/^[a-z0-9-]{1,40}$/, 'Choose a payment method'),
-	// Optional; applied or refused (with why) on the server [R132, R133].
-	discountCode: z
-		.string()
-		.trim()
-		.regex(/^([A-Za-z0-9_-]{1,40})?$/, 'That discount code is not valid. Check it, or leave the field empty.')
-		.optional(),
-	idempotencyKey: z.uuid('Reload the checkout page and try again'),
-})
-
 /**
  * The spec's Checkout request: validated on the server, placed in one transaction, then
  * paid through the chosen Connection. Offline: straight to the confirmation. Stripe: to
- * the provider's Checkout page (303), which returns to the confirmation.
+ * the provider's Checkout page (303), which returns to the confirmation. Every refusal answers
+ * the form with what was typed in it [R127].
  */
 export async function action(args: Route.ActionArgs) {
 	const limited = rateLimitedForm(args.context)
 	if (limited) return limited
 	const viewer = await getViewer(args)
+	const sent = args.request.clone()
 	const form = await parseForm(args.request, checkoutForm)
-	if (!form.ok) return data(form, { status: 400 })
-	const { payment, shippingRate, discountCode, idempotencyKey, ...details } = form.data
+	// parseForm has read the body within its limit; the copy is those same bytes.
+	const sentFields = new URLSearchParams(await sent.text())
+	const values = checkoutValues(sentFields)
+	if (sentFields.get('intent') === 'rates') return data({ ok: false as const, fieldErrors: {}, formError: undefined, values })
+	if (!form.ok) return data({ ...form, values }, { status: 400 })
+	const { payment, shippingRate, discountCode, idempotencyKey, intent: _intent, ...details } = form.data
 	let placed
 	try {
 		placed = await repositoriesFor(viewer).checkout.placeOrder({
@@ -103,7 +78,7 @@ export async function action(args: Route.ActionArgs) {
 	} catch (error) {
 		// Contention that outlasted the retries [R67]: the form again, the cart as it was, when to retry.
 		if (error instanceof StoreBusyError) log.warn('[checkout] gave up under contention; answered 503')
-		return domainFailure(error)
+		return domainFailure(error, { values })
 	}
 	const { order } = placed
 	const confirmation = `/orders/${order.token}`
@@ -111,153 +86,105 @@ export async function action(args: Route.ActionArgs) {
 	return redirectToPayment(viewer, order, { confirmation, failure: 'Your order is saved, but the payment could not be started. Try “Pay now” again.' })
 }
 
-/** The rates offered for `country`: its zone's, or every zone's while the country is not one shipped to. */
-function ratesFor(shipping: ShippingTable, country: string) {
-	const zone = shipping.zones.find((z) => z.countries.includes(country))
-	return { zone, rates: (zone ? [zone] : shipping.zones).flatMap((z) => z.rates.map((rate) => ({ ...rate, zoneName: z.name }))) }
-}
-
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
 	const pending = useNavigation().state === 'submitting'
-	const errors = actionData?.fieldErrors ?? {}
+	const errors: Record<string, string | undefined> = actionData?.fieldErrors ?? {}
 	const { summary, connections, idempotencyKey, prefill, shipping } = loaderData
-	// Without JavaScript every rate is offered and the server checks the one chosen; with it, the
-	// rates and the totals follow the country typed [R119].
+	// What the form shows: what was sent when a submit came back refused, else the prefill [R127].
+	const shown: Partial<CheckoutValues> = actionData && 'values' in actionData ? actionData.values : prefill
+	// Without JavaScript the shopper picks a country and asks for its rates (a second submit that
+	// places nothing); with it, the rates and the totals follow the country at once [R119].
 	const [hydrated, setHydrated] = useState(false)
-	useEffect(() => setHydrated(true), [])
-	const [country, setCountry] = useState(prefill.country.toUpperCase())
+	const [country, setCountry] = useState(shown.country ?? '')
+	const [rateId, setRateId] = useState(shown.shippingRate ?? '')
+	const formRef = useRef<HTMLFormElement>(null)
+	useEffect(() => {
+		// What was picked before the page came alive is what the summary follows from now on.
+		const form = formRef.current
+		if (form) {
+			const picked = new FormData(form)
+			setCountry(String(picked.get('country') ?? ''))
+			setRateId(String(picked.get('shippingRate') ?? ''))
+		}
+		setHydrated(true)
+	}, [])
 	const here = ratesFor(shipping, country)
-	const [rateId, setRateId] = useState(here.zone?.rates[0]?.id ?? '')
-	const offered = hydrated || here.zone ? here.rates : ratesFor(shipping, '').rates
-	const chosen = here.zone?.rates.find((rate) => rate.id === rateId) ?? null
-	const needsShipping = shipping.zones.length > 0
-	const totals = orderTotals({
-		subtotalMinor: summary.subtotalMinor,
-		shipping: chosen,
-		taxRateBasisPoints: shipping.taxRates[country] ?? 0,
-		pricesIncludeTax: shipping.pricesIncludeTax,
-	})
+	// The rate shown chosen: the one picked when it ships here, else the cheapest that does.
+	const chosen = here.find((rate) => rate.id === rateId) ?? here[0] ?? null
+	const shipsTo = shipping.zones.flatMap((zone) => zone.countries)
+	const inSection = (section: 'contact' | 'address' | 'discount') =>
+		CHECKOUT_TEXT_FIELDS.filter((spec) => spec.section === section).map((spec) => (
+			<Field
+				key={spec.name}
+				name={spec.name}
+				label={spec.label}
+				type={'type' in spec ? spec.type : 'text'}
+				autoComplete={spec.autoComplete}
+				defaultValue={shown[spec.name] ?? ''}
+				required={spec.required}
+				error={errors[spec.name]}
+			/>
+		))
 	return (
 		<section className="checkout">
 			<h1>Checkout</h1>
 			<div className="checkout-grid">
-				<Form method="post" noValidate className="card wide">
+				{/* Before the form in the page, so a phone shows what is bought before "Place order". */}
+				<CheckoutSummary summary={summary} shipping={shipping} country={country} chosen={chosen} />
+				<Form ref={formRef} method="post" noValidate className="card wide checkout-form">
 					<FormError message={actionData?.formError} />
 					<h2>Contact</h2>
-					<Field name="email" label="Email" type="email" autoComplete="email" defaultValue={prefill.email} required error={errors.email} />
+					{inSection('contact')}
 					<h2>Shipping address</h2>
-					{prefill.fromLastOrder ? (
+					{prefill.fromLastOrder && !actionData ? (
 						<p className="hint" data-testid="address-from-last-order">
 							Filled in from your last order: change anything that is different this time.
 						</p>
 					) : null}
-					<Field name="name" label="Full name" autoComplete="name" defaultValue={prefill.name} required error={errors.name} />
-					<Field
-						name="addressLine1"
-						label="Street address"
-						autoComplete="address-line1"
-						defaultValue={prefill.addressLine1}
-						required
-						error={errors.addressLine1}
-					/>
-					<Field
-						name="addressLine2"
-						label="Apartment, suite (optional)"
-						autoComplete="address-line2"
-						defaultValue={prefill.addressLine2}
-						error={errors.addressLine2}
-					/>
-					<Field name="city" label="City" autoComplete="address-level2" defaultValue={prefill.city} required error={errors.city} />
-					<Field name="postalCode" label="Postal code" autoComplete="postal-code" defaultValue={prefill.postalCode} required error={errors.postalCode} />
-					<Field
+					{inSection('address')}
+					<CountrySelect
 						name="country"
-						label="Country code"
+						label="Country"
 						autoComplete="country"
-						placeholder="US"
-						maxLength={2}
-						defaultValue={prefill.country}
-						onChange={(event) => setCountry(event.currentTarget.value.trim().toUpperCase())}
+						first={shipsTo}
+						firstHeading="Countries we ship to"
+						defaultValue={shown.country ?? ''}
+						onChange={(event) => setCountry(event.currentTarget.value)}
 						required
 						error={errors.country}
 					/>
-					{needsShipping ? (
-						<fieldset className="payment-methods" data-testid="shipping-options">
-							<legend>Shipping</legend>
-							{offered.length === 0 ? <p className="hint">This shop does not ship to {country} yet.</p> : null}
-							{offered.map((rate) => (
-								<label key={rate.id} className="radio">
-									<input type="radio" name="shippingRate" value={rate.id} checked={rate.id === rateId} onChange={() => setRateId(rate.id)} />{' '}
-									{here.zone ? '' : `${rate.zoneName}: `}
-									{rate.name} · {rate.priceMinor === 0 ? 'free' : <Price minor={rate.priceMinor} />}
-									{rate.freeOverMinor !== null ? (
-										<>
-											{' '}
-											(free from <Price minor={rate.freeOverMinor} />)
-										</>
-									) : null}
-								</label>
-							))}
-							{errors.shippingRate ? <p className="field-error">{errors.shippingRate}</p> : null}
-						</fieldset>
+					{shipping.zones.length > 0 ? (
+						<ShippingOptions
+							country={country}
+							rates={here}
+							chosenId={chosen?.id ?? null}
+							onChoose={setRateId}
+							askForRates={!hydrated}
+							error={errors.shippingRate}
+						/>
 					) : null}
 					<fieldset className="payment-methods">
 						<legend>Payment</legend>
 						{connections.map((connection, index) => (
 							<label key={connection.handle} className="radio">
-								<input type="radio" name="payment" value={connection.handle} defaultChecked={index === 0} /> {connection.displayName}
+								<input
+									type="radio"
+									name="payment"
+									value={connection.handle}
+									defaultChecked={shown.payment ? shown.payment === connection.handle : index === 0}
+								/>{' '}
+								{connection.displayName}
 							</label>
 						))}
 						{errors.payment ? <p className="field-error">{errors.payment}</p> : null}
 					</fieldset>
-					<Field name="discountCode" label="Discount code (optional)" autoComplete="off" maxLength={40} error={errors.discountCode} />
+					{inSection('discount')}
 					<input type="hidden" name="idempotencyKey" value={idempotencyKey} />
 					<Honeypot />
-					<button type="submit" disabled={pending}>
+					<button type="submit" name="intent" value="place" disabled={pending}>
 						{pending ? 'Placing order…' : 'Place order'}
 					</button>
 				</Form>
-				<aside className="card order-summary">
-					<h2>Order summary</h2>
-					<ul>
-						{summary.lines.map((line) => (
-							<li key={line.id}>
-								{line.quantity} × {line.product.title} <Price minor={line.lineTotalMinor} />
-							</li>
-						))}
-					</ul>
-					{needsShipping || totals.taxMinor > 0 ? (
-						<dl className="order-charges">
-							<dt>Subtotal</dt>
-							<dd data-testid="checkout-subtotal">
-								<Price minor={summary.subtotalMinor} />
-							</dd>
-							{needsShipping ? (
-								<>
-									<dt>Shipping{chosen ? ` (${chosen.name})` : ''}</dt>
-									<dd data-testid="checkout-shipping">
-										{chosen ? totals.shippingMinor === 0 ? 'Free' : <Price minor={totals.shippingMinor} /> : 'choose an option'}
-									</dd>
-								</>
-							) : null}
-							{totals.taxMinor > 0 ? (
-								<>
-									<dt>{totals.taxIncluded ? `Includes tax (${percentText(totals.taxRateBasisPoints)})` : `Tax (${percentText(totals.taxRateBasisPoints)})`}</dt>
-									<dd data-testid="checkout-tax">
-										<Price minor={totals.taxMinor} />
-									</dd>
-								</>
-							) : null}
-						</dl>
-					) : null}
-					<p>
-						Total:{' '}
-						<strong data-testid="checkout-total">
-							<Price minor={totals.totalMinor} />
-						</strong>
-						{needsShipping && !chosen ? <span className="hint"> plus shipping</span> : null}
-					</p>
-					<Link to="/cart">Edit cart</Link>
-				</aside>
 			</div>
 		</section>
 	)

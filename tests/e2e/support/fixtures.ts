@@ -61,7 +61,7 @@ export async function fillCheckout(page: Page, email: string) {
 	await page.getByLabel('Street address').fill('1 Market Street')
 	await page.getByLabel('City').fill('Springfield')
 	await page.getByLabel('Postal code').fill('12345')
-	await page.getByLabel('Country code').fill('us')
+	await page.getByLabel('Country', { exact: true }).selectOption('US')
 }
 
 /** A guest's offline Order of one `slug` through the pages (cart, checkout); its number. */
