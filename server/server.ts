@@ -32,6 +32,8 @@ import { requestLogging } from '../app/log/request-log.server'
 import { loadConfigOrExit, storedSecretsReadableOrExit } from './config'
 import { drainOnSignal, listen } from './lifecycle'
 import { partitionedRequestHandler } from './route-partitions'
+import { shedOverload } from './overload'
+import { loopLateMs } from '../app/data/event-loop.server'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm start | npm run dev
@@ -91,6 +93,20 @@ function staticFiles(dir: string, options: { maxAge: number; immutable?: boolean
 		req.method === 'GET' || req.method === 'HEAD' ? serve(req, res, next) : next()
 }
 
+/** At most one line a second while shedding, with the count since the last. */
+function overloadLog() {
+	let last = 0
+	let since = 0
+	return (priority: string, reason: string) => {
+		since++
+		const now = Date.now()
+		if (now - last < 1_000) return
+		log.warn(`[store] overloaded (${reason}): answering 503 to ${since} request(s), the last a ${priority}`)
+		last = now
+		since = 0
+	}
+}
+
 const app = express()
 app.disable('x-powered-by')
 // Before every step that can answer or log, so every line logged for a request (refusals included)
@@ -98,6 +114,9 @@ app.disable('x-powered-by')
 app.use(requestLogging())
 // [R43] The rest of a body answered before it was read to its end is dropped after the answer.
 app.use(dropUnreadBodies)
+// [R125] Overloaded: a fast 503 before any work (session, limits, render); health checks pass.
+const shedder = shedOverload({ ...config.overload, protectedHeadroom: 1.5, retryAfterSeconds: 2 }, loopLateMs, overloadLog())
+app.use(shedder)
 // Only the configured number of proxies may speak for the client's address.
 app.set('trust proxy', config.trustProxy)
 app.use(...securityHeaders(config))
