@@ -101,26 +101,42 @@ describe('shedding at the door', () => {
 })
 
 describe('which door a request takes', () => {
+	const doors = (rows: Array<[string | undefined, string | undefined]>) => rows.map(([method, url]) => priorityOf(method, url))
+
 	it('protects only the exact write paths, by method, and ignores the query [R125]', () => {
-		expect(priorityOf('POST', '/checkout')).toBe('protected')
-		expect(priorityOf('POST', '/checkout?step=2')).toBe('protected')
-		expect(priorityOf('POST', '/sign-in/two-factor')).toBe('protected')
-		expect(priorityOf('POST', '/api/auth/sign-in/email')).toBe('protected')
-		expect(priorityOf('POST', '/api/events/bank')).toBe('protected')
-		expect(priorityOf('GET', '/checkout')).toBe('page')
-		expect(priorityOf('POST', '/cart')).toBe('page')
-		expect(priorityOf('GET', '/healthz')).toBe('never')
-		expect(priorityOf('HEAD', '/readyz')).toBe('never')
+		const protectedWrites: Array<[string, string]> = [
+			['POST', '/checkout'],
+			['POST', '/checkout?step=2'],
+			['POST', '/sign-in/two-factor'],
+			['POST', '/api/auth/sign-in/email'],
+			['POST', '/api/events/bank'],
+		]
+		expect(doors(protectedWrites)).toEqual(protectedWrites.map(() => 'protected'))
+		expect(
+			doors([
+				['GET', '/checkout'],
+				['POST', '/cart'],
+			]),
+		).toEqual(['page', 'page'])
+		expect(
+			doors([
+				['GET', '/healthz'],
+				['HEAD', '/readyz'],
+			]),
+		).toEqual(['never', 'never'])
 	})
 
 	it('treats odd or crafted requests as pages: no method, no URL, case, traversal, lookalikes [R125]', () => {
-		expect(priorityOf(undefined, undefined)).toBe('page')
-		expect(priorityOf('POST', '/CHECKOUT')).toBe('page')
-		expect(priorityOf('POST', '/checkout/../admin')).toBe('page')
-		expect(priorityOf('POST', '/checkoutx')).toBe('page')
-		expect(priorityOf('GET', '/healthz/../admin')).toBe('page')
-		expect(priorityOf('GET', '/healthzz')).toBe('page')
-		expect(priorityOf('POST', '/assets/app.js')).toBe('page')
-		expect(priorityOf('POST', '/api/events/bank/extra')).toBe('page')
+		const odd: Array<[string | undefined, string | undefined]> = [
+			[undefined, undefined],
+			['POST', '/CHECKOUT'],
+			['POST', '/checkout/../admin'],
+			['POST', '/checkoutx'],
+			['GET', '/healthz/../admin'],
+			['GET', '/healthzz'],
+			['POST', '/assets/app.js'],
+			['POST', '/api/events/bank/extra'],
+		]
+		expect(doors(odd)).toEqual(odd.map(() => 'page'))
 	})
 })

@@ -109,14 +109,14 @@ function overloadLog() {
 
 const app = express()
 app.disable('x-powered-by')
+// [R125] Overloaded: a fast 503 before any work (request line, session, limits, render);
+// health checks pass. Shed requests are counted in one line a second, not one line each.
+app.use(shedOverload({ ...config.overload, protectedHeadroom: 1.5, retryAfterSeconds: 2 }, loopLateMs, overloadLog()))
 // Before every step that can answer or log, so every line logged for a request (refusals included)
 // carries its id, and every answer echoes it.
 app.use(requestLogging())
 // [R43] The rest of a body answered before it was read to its end is dropped after the answer.
 app.use(dropUnreadBodies)
-// [R125] Overloaded: a fast 503 before any work (session, limits, render); health checks pass.
-const shedder = shedOverload({ ...config.overload, protectedHeadroom: 1.5, retryAfterSeconds: 2 }, loopLateMs, overloadLog())
-app.use(shedder)
 // Only the configured number of proxies may speak for the client's address.
 app.set('trust proxy', config.trustProxy)
 app.use(...securityHeaders(config))
