@@ -70,7 +70,8 @@ function reasonOf(error: unknown) {
  */
 export function readinessProbe({
 	checks,
-	timeoutMs = 1_000,
+	// Free loop time (R123), as the Redis PING: with three in a row, a hung dependency is down within about 2 s.
+	timeoutMs = 500,
 	intervalMs = 1_000,
 	retryMs = 250,
 	failuresToDown = 3,
@@ -199,6 +200,8 @@ export function redisCheck(url: string): Check & { close(): void } {
 			client = redisClient(url, {
 				connectTimeout: BACKSTOP_MS,
 				commandTimeout: BACKSTOP_MS,
+				// A PING while disconnected fails at once (a refusal), instead of waiting to reconnect.
+				enableOfflineQueue: false,
 				maxRetriesPerRequest: 0,
 				retryStrategy: (times) => Math.min(times * 200, 2_000),
 			})
