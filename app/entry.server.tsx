@@ -3,6 +3,7 @@ import { buffer } from 'node:stream/consumers'
 import { renderToPipeableStream } from 'react-dom/server'
 import { type ActionFunctionArgs, type EntryContext, type LoaderFunctionArgs, type RouterContextProvider, ServerRouter } from 'react-router'
 import { getConfig } from './config/env.server'
+import { noteOutage } from './health/outage.server'
 import { log } from './log/logger.server'
 import { startDatabaseCheckpoints, startEventWorker, startMailWorker } from './repositories.server'
 import { loggablePath } from './log/request-log.server'
@@ -30,8 +31,13 @@ export async function startBackgroundWork() {
  * A loader's or action's unexpected error: one line through the logger (redacted, with the
  * request's id) instead of React Router's console.error. A request the client abandoned is not an error.
  */
-export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
 	if (request.signal.aborted) return
+	// [R124] The database away: the request answers 503 (databaseOutageMiddleware), one line, no stack.
+	if (noteOutage(error, context)) {
+		log.warn({ method: request.method, path: loggablePath(new URL(request.url).pathname) }, '[store] the database did not answer: 503 with Retry-After')
+		return
+	}
 	log.error({ err: error, method: request.method, path: loggablePath(new URL(request.url).pathname) }, '[store] a route failed')
 }
 

@@ -1,6 +1,7 @@
 import { Form, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import { getViewer } from './auth/guards.server'
+import { databaseOutageMiddleware } from './health/outage.server'
 import { viewerMiddleware } from './auth/viewer.server'
 import { MAX_SEARCH_LENGTH } from './catalog/search-terms'
 import { repositoriesFor } from './repositories.server'
@@ -13,7 +14,8 @@ import { flashMiddleware, readFlash } from './ui/flash.server'
 import { useNonce } from './ui/nonce'
 import { Link } from './ui/link'
 
-export const middleware: Route.MiddlewareFunction[] = [formRefusalMiddleware, viewerMiddleware, flashMiddleware]
+// The outage middleware first: it wraps every other, so a session lookup that fails on the database answers 503 too [R124].
+export const middleware: Route.MiddlewareFunction[] = [databaseOutageMiddleware, formRefusalMiddleware, viewerMiddleware, flashMiddleware]
 
 export const links: Route.LinksFunction = () => [
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },

@@ -12,12 +12,13 @@ import autocannon from 'autocannon'
 import { cookieHeader } from '../tests/helpers/http'
 import { benchBudget, buildBaseline } from './bench/budget'
 import { checkoutRow } from './bench/checkout'
+import { benchOverload } from './bench/overload'
 import { benchRedisFaults } from './bench/redis-faults'
 import { benchAdmin as admin, measure as measureRow, postForm, type Server, startStore as startServer } from './bench/servers'
 import { benchUploads } from './bench/uploads'
 
 if (process.argv.includes('--help')) {
-	console.log(`Usage: npm run bench [-- --seconds N --connections N --rounds N --load-seconds N --budget | --features | --redis-faults --no-build]
+	console.log(`Usage: npm run bench [-- --seconds N --connections N --rounds N --load-seconds N --budget | --features | --redis-faults | --overload --no-build]
 
 Builds the store and a bare React Router app (scripts/bench/baseline), then:
 - features (skip with --budget): the built server on a fresh SQLite database: the home
@@ -26,7 +27,9 @@ Builds the store and a bare React Router app (scripts/bench/baseline), then:
   submit); uploads of a 2 MB PNG on disk and on a local S3 stand-in (s3rver) and the
   server's peak memory while a customer sends a 200 MB upload body; the rate limiter off,
   in memory and on Redis; what a hung or down Redis adds to a request
-  (scripts/bench/redis-faults.ts; alone with --redis-faults).
+  (scripts/bench/redis-faults.ts; alone with --redis-faults); the store offered three times
+  its capacity: what is admitted (p50/p99), shed (503) or failed, and peak RSS
+  (scripts/bench/overload.ts; alone with --overload).
 - the performance budget (skip with --features): the store beside the baseline,
   interleaved rounds, sign-in against raw scrypt, latency during a sign-in storm, peak
   memory over 60 s of pages at 50 connections and a storm; checkout submits (SQLite, and
@@ -58,6 +61,10 @@ let base = ''
 
 if (process.argv.includes('--redis-faults')) {
 	await benchRedisFaults()
+	process.exit(0)
+}
+if (process.argv.includes('--overload')) {
+	await benchOverload(seconds * 2)
 	process.exit(0)
 }
 if (!budgetOnly) await benchFeatures()

@@ -32,6 +32,8 @@ import { requestLogging } from '../app/log/request-log.server'
 import { loadConfigOrExit, storedSecretsReadableOrExit } from './config'
 import { drainOnSignal, listen } from './lifecycle'
 import { partitionedRequestHandler } from './route-partitions'
+import { shedOverload } from './overload'
+import { loopLateMs } from '../app/data/event-loop.server'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm start | npm run dev
@@ -91,8 +93,25 @@ function staticFiles(dir: string, options: { maxAge: number; immutable?: boolean
 		req.method === 'GET' || req.method === 'HEAD' ? serve(req, res, next) : next()
 }
 
+/** At most one line a second while shedding, with the count since the last. */
+function overloadLog() {
+	let last = 0
+	let since = 0
+	return (priority: string, reason: string) => {
+		since++
+		const now = Date.now()
+		if (now - last < 1_000) return
+		log.warn(`[store] overloaded (${reason}): answering 503 to ${since} request(s), the last a ${priority}`)
+		last = now
+		since = 0
+	}
+}
+
 const app = express()
 app.disable('x-powered-by')
+// [R125] Overloaded: a fast 503 before any work (request line, session, limits, render);
+// health checks pass. Shed requests are counted in one line a second, not one line each.
+app.use(shedOverload({ ...config.overload, protectedHeadroom: 1.5, retryAfterSeconds: 2 }, loopLateMs, overloadLog()))
 // Before every step that can answer or log, so every line logged for a request (refusals included)
 // carries its id, and every answer echoes it.
 app.use(requestLogging())

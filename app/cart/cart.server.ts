@@ -51,10 +51,11 @@ export function cartRepository(db: Db, viewer: Viewer) {
 		if (existing) return existing
 		try {
 			return await db.cart.create({ data: { storeId: viewer.storeId, ...owner }, select: { id: true } })
-		} catch {
+		} catch (error) {
 			// Two first adds at once: the unique (storeId, owner) lets one win; use it.
 			const raced = await findCart()
-			if (!raced) throw new Error('cart could not be created')
+			// Its cause says why (a database away answers 503 [R124]).
+			if (!raced) throw new Error('cart could not be created', { cause: error })
 			return raced
 		}
 	}

@@ -59,6 +59,9 @@ const EnvSchema = z.object({
 	TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
 	// On SIGTERM, how long requests in flight may take to finish before they are cut (docs/decisions/034).
 	SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+	// Load shedding at the door [R125] (docs/decisions/077): 503 + Retry-After past these; 0 switches a limit off.
+	OVERLOAD_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).default(64),
+	OVERLOAD_MAX_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
 	// Uploads (docs/decisions/013-uploads.md): local disk by default, or an S3-compatible bucket.
 	UPLOAD_STORAGE: z.enum(['disk', 's3']).default('disk'),
 	UPLOAD_DIR: z.string().default('./data/uploads'),
@@ -188,6 +191,11 @@ export function parseConfig(env: Record<string, string | undefined>) {
 		port: vars.PORT,
 		trustProxy: vars.TRUST_PROXY,
 		shutdownDrainMs: vars.SHUTDOWN_DRAIN_SECONDS * 1_000,
+		/** [R125] Past these a new request is answered 503 at once (server/overload.ts); 0 is no limit. */
+		overload: {
+			maxInFlight: vars.OVERLOAD_MAX_IN_FLIGHT || Number.POSITIVE_INFINITY,
+			maxLoopDelayMs: vars.OVERLOAD_MAX_LOOP_DELAY_MS || Number.POSITIVE_INFINITY,
+		},
 		rateLimits: {
 			enabled: vars.RATE_LIMITS === 'on',
 			rules: {

@@ -19,6 +19,8 @@ export const OPTIONAL_PACKAGES = [
 	'@aws-sdk/client-s3',
 	'stripe',
 	'@prisma/adapter-pg',
+	// The readiness check's own PostgreSQL connection (the adapter above loads it too).
+	'pg',
 	'@prisma/adapter-better-sqlite3',
 	'ioredis',
 	'@upstash/ratelimit',

@@ -279,7 +279,7 @@ export async function migrationsCheck(db: Db, config: Config, root = process.cwd
 
 /** Redis and the object store, when configured, answer within a second. */
 export async function dependencyLines(config: Config): Promise<CheckLine[]> {
-	const checks = dependencyChecks(config, 1_000)
+	const checks = dependencyChecks(config)
 	const lines: CheckLine[] = []
 	const ask = async (name: string) => boundedCheck(checks[name]!, 1_500)()
 	if (checks.redis) {

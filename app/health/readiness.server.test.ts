@@ -7,7 +7,7 @@ import { startPrivatePostgres, type PrivatePostgres } from '../../tests/helpers/
 import { privateRedis, type PrivateRedis } from '../../tests/helpers/redis'
 import { createDb, type Db } from '../data/db.server'
 import { s3BucketCheck } from '../uploads/storage/s3.server'
-import { boundedCheck, databaseCheck, readinessProbe, redisCheck } from './readiness.server'
+import { boundedCheck, databaseCheck, postgresCheck, readinessProbe, redisCheck } from './readiness.server'
 
 /** A promise the test settles by hand: a dependency that answers when told to. */
 function hanging() {
@@ -50,32 +50,86 @@ describe('the readiness answer', () => {
 		expect(await redisDown()).toEqual({ status: 'unavailable', checks: { database: 'ok', redis: 'down' } })
 	})
 
-	it('asks each dependency once for the requests of one memo period, and again after it [R81]', async () => {
+	it('asks each dependency once per interval however many ask, and answers the latest verdict at once [R81]', async () => {
 		const database = vi.fn(async () => 1)
-		const kept = readinessProbe({ checks: { database }, memoMs: 60_000, log: () => {} })
+		const kept = readinessProbe({ checks: { database }, intervalMs: 60_000, log: () => {} })
 		await Promise.all([kept(), kept(), kept()])
 		await kept()
 		expect(database).toHaveBeenCalledTimes(1)
-		const fresh = readinessProbe({ checks: { database }, memoMs: 0, log: () => {} })
+		kept.stop()
+		const fresh = readinessProbe({ checks: { database }, intervalMs: 20, log: () => {} })
 		await fresh()
-		await fresh()
-		expect(database).toHaveBeenCalledTimes(3)
+		await vi.waitFor(() => expect(database.mock.calls.length).toBeGreaterThanOrEqual(3))
+		fresh.stop()
 	})
 
-	it('logs a change of state once, on one line: down, then back [R81]', async () => {
+	/** A dependency whose next answers the test scripts: true answers, false fails (refused). */
+	function scripted(initial: boolean) {
+		const state = { up: initial, calls: 0 }
+		const check = () => {
+			state.calls++
+			return state.up ? Promise.resolve() : Promise.reject(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))
+		}
+		return { state, check }
+	}
+
+	it('logs a change of state once, on one line: down, then back [R81] [R123]', async () => {
 		const lines: string[] = []
-		let up = false
-		const probe = readinessProbe({
-			checks: { database: () => (up ? Promise.resolve() : Promise.reject(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))) },
-			memoMs: 0,
-			log: (line) => lines.push(line),
-		})
-		await probe()
-		await probe()
-		up = true
-		await probe()
-		await probe()
+		const { state, check } = scripted(false)
+		const probe = readinessProbe({ checks: { database: check }, intervalMs: 10, retryMs: 5, log: (line) => lines.push(line) })
+		expect((await probe()).status).toBe('unavailable')
+		await vi.waitFor(() => expect(state.calls).toBeGreaterThan(3))
+		state.up = true
+		await vi.waitFor(async () => expect((await probe()).status).toBe('ready'))
+		const calls = state.calls
+		await vi.waitFor(() => expect(state.calls).toBeGreaterThan(calls + 3))
+		probe.stop()
 		expect(lines).toEqual(['[readyz] database is down (ECONNREFUSED)', '[readyz] database answers again'])
+	})
+
+	it('stays ready through single failed checks, turns unavailable after three in a row and ready after two answers, once each way [R123]', async () => {
+		const lines: string[] = []
+		const { state, check } = scripted(true)
+		const seen: string[] = []
+		const probe = readinessProbe({ checks: { database: check }, intervalMs: 30, retryMs: 30, log: (line) => lines.push(line) })
+		const watch = setInterval(() => void probe().then(({ status }) => seen.at(-1) !== status && seen.push(status)), 3)
+		try {
+			await probe()
+			// One failure, then answers: a blip, never a verdict.
+			for (let blip = 0; blip < 3; blip++) {
+				const before = state.calls
+				state.up = false
+				await vi.waitFor(() => expect(state.calls).toBeGreaterThan(before), { interval: 2 })
+				state.up = true
+				await vi.waitFor(() => expect(state.calls).toBeGreaterThan(before + 2), { interval: 2 })
+			}
+			expect(seen).toEqual(['ready'])
+			// An outage: unavailable once; then back, ready once.
+			state.up = false
+			await vi.waitFor(async () => expect((await probe()).status).toBe('unavailable'))
+			expect(state.calls).toBeGreaterThanOrEqual(3 + 3 * 3)
+			state.up = true
+			await vi.waitFor(async () => expect((await probe()).status).toBe('ready'))
+			await new Promise((resolve) => setTimeout(resolve, 100))
+			expect(seen).toEqual(['ready', 'unavailable', 'ready'])
+			expect(lines).toHaveLength(2)
+			expect(lines[0]).toMatch(/database is down \(ECONNREFUSED, 3 checks in a row\)/)
+		} finally {
+			clearInterval(watch)
+			probe.stop()
+		}
+	})
+
+	it('does not flip on a dependency that fails every other check [R123]', async () => {
+		let calls = 0
+		const flaky = () => (++calls % 2 === 0 ? Promise.reject(new Error('x')) : Promise.resolve())
+		const lines: string[] = []
+		const probe = readinessProbe({ checks: { redis: flaky }, intervalMs: 5, retryMs: 5, log: (line) => lines.push(line) })
+		expect((await probe()).status).toBe('ready')
+		await vi.waitFor(() => expect(calls).toBeGreaterThan(20))
+		expect((await probe()).status).toBe('ready')
+		probe.stop()
+		expect(lines).toEqual([])
 	})
 })
 
@@ -118,12 +172,49 @@ describe('against real dependencies', () => {
 		await vi.waitFor(async () => expect(await run()).toEqual({ result: 'ok' }), { timeout: 10_000, interval: 200 })
 	})
 
+	it('asks PostgreSQL on a connection of its own, not behind the pool’s queue, and sees it stop, hang and come back [R123]', async () => {
+		const check = postgresCheck(postgres.url)
+		const run = boundedCheck(check, 500)
+		try {
+			// Every pooled connection busy for a while: the check does not wait behind them.
+			const busy = Array.from({ length: 12 }, () => db.$queryRaw`SELECT 1 FROM pg_sleep(1.5)`.then(() => undefined))
+			await new Promise((resolve) => setTimeout(resolve, 100))
+			const started = performance.now()
+			const timed = run().then((result) => ({ ...result, ms: performance.now() - started }))
+			const [own, pooled] = await Promise.all([
+				timed,
+				boundedCheck(
+					databaseCheck(() => db),
+					500,
+				)(),
+			])
+			expect(own.result).toBe('ok')
+			expect(own.ms).toBeLessThan(1_000)
+			// The same question through the pool waits its turn, and would have been taken for an outage.
+			expect(pooled).toEqual({ result: 'down', reason: 'no answer within 500 ms' })
+			await Promise.all(busy)
+			postgres.pause()
+			try {
+				expect(await run()).toEqual({ result: 'down', reason: 'no answer within 500 ms' })
+			} finally {
+				postgres.resume()
+			}
+			await vi.waitFor(async () => expect(await run()).toEqual({ result: 'ok' }), { timeout: 15_000, interval: 200 })
+			postgres.stop()
+			expect(await run()).toMatchObject({ result: 'down' })
+			postgres.start()
+			await vi.waitFor(async () => expect(await run()).toEqual({ result: 'ok' }), { timeout: 10_000, interval: 200 })
+		} finally {
+			check.close()
+		}
+	})
+
 	describe('Redis', () => {
 		let redis: PrivateRedis
 		let check: ReturnType<typeof redisCheck>
 		beforeAll(async () => {
 			redis = await privateRedis()
-			check = redisCheck(redis.url, 500)
+			check = redisCheck(redis.url)
 		})
 		afterAll(async () => {
 			check?.close()

@@ -12,7 +12,9 @@ import { type StoreProcess, startStoreProcess } from '../e2e/support/store-proce
 import { createProduct } from '../helpers/commerce'
 import { type PrivateRedis, privateRedis } from '../helpers/redis'
 import {
+	GENEROUS_LIMITS,
 	type Sample,
+	failedSignIns,
 	answeredBefore,
 	expectOrdersWhole,
 	fetchStatus,
@@ -26,16 +28,6 @@ import {
 	within,
 } from './support'
 
-const GENEROUS = {
-	RATE_LIMIT_AUTHENTICATION: '100000/60',
-	RATE_LIMIT_ACCOUNT: '100000/60',
-	RATE_LIMIT_ACCOUNT_NEW_DEVICES: '100000/60',
-	RATE_LIMIT_DEVICE: '100000/60',
-	RATE_LIMIT_PASSWORD_RESET: '100000/60',
-	RATE_LIMIT_SENSITIVE: '100000/60',
-	RATE_LIMIT_ADMIN: '100000/60',
-	RATE_LIMIT_GENERAL: '100000/60',
-}
 /** How long the store may take to notice a change of Redis's state (its probe runs every second). */
 const NOTICE_MS = 2_500
 
@@ -55,7 +47,7 @@ describe('Redis failing under traffic [R54] [R81]', () => {
 		initial.set(product.id, 1000)
 		productSlug = product.slug
 		redis = await privateRedis()
-		store = await startStoreProcess({ databaseUrl: url, env: { E2E_DEMO: '0', RATE_LIMITS: 'on', REDIS_URL: redis.url, ...GENEROUS } })
+		store = await startStoreProcess({ databaseUrl: url, env: { E2E_DEMO: '0', RATE_LIMITS: 'on', REDIS_URL: redis.url, ...GENEROUS_LIMITS } })
 	})
 	afterAll(async () => {
 		await store?.stop()
@@ -66,13 +58,7 @@ describe('Redis failing under traffic [R54] [R81]', () => {
 
 	/** Shoppers on the product page, failed sign-ins (each for a new address), health and readiness. */
 	function shoppersAndSignIns() {
-		let n = 0
-		const signIn = () =>
-			fetchStatus(`${store.origin}/sign-in`, {
-				method: 'POST',
-				headers: { origin: store.origin, 'content-type': 'application/x-www-form-urlencoded' },
-				body: new URLSearchParams({ email: `nobody-${n++}@example.com`, password: 'not the password', redirectTo: '' }).toString(),
-			})
+		const signIn = failedSignIns(store.origin)
 		return traffic({
 			page: () => fetchStatus(`${store.origin}/products/${productSlug}`),
 			signIn,

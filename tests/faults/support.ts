@@ -71,6 +71,29 @@ export async function waitUntil(what: string, check: () => Promise<boolean>, lim
 
 export const fetchStatus = (url: string, init?: RequestInit) => fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000), ...init })
 
+/** Limits no scenario's traffic reaches: the limiter runs (on Redis when set) but never refuses. */
+export const GENEROUS_LIMITS = {
+	RATE_LIMIT_AUTHENTICATION: '100000/60',
+	RATE_LIMIT_ACCOUNT: '100000/60',
+	RATE_LIMIT_ACCOUNT_NEW_DEVICES: '100000/60',
+	RATE_LIMIT_DEVICE: '100000/60',
+	RATE_LIMIT_PASSWORD_RESET: '100000/60',
+	RATE_LIMIT_SENSITIVE: '100000/60',
+	RATE_LIMIT_ADMIN: '100000/60',
+	RATE_LIMIT_GENERAL: '100000/60',
+}
+
+/** A sign-in that fails (an address with no account, a new one each time): one scrypt, answered 401. */
+export function failedSignIns(origin: string) {
+	let n = 0
+	return () =>
+		fetchStatus(`${origin}/sign-in`, {
+			method: 'POST',
+			headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ email: `nobody-${n++}@example.com`, password: 'not the password', redirectTo: '' }).toString(),
+		})
+}
+
 /** The samples of `label` that started inside [from, to]. */
 export const within = (samples: Sample[], label: string, from: number, to: number) => samples.filter((s) => s.label === label && s.at >= from && s.at <= to)
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Ratelimit } from '@upstash/ratelimit'
 import type IORedis from 'ioredis'
 import { onFirstUse } from '../../config/optional-packages.server'
+import { withinFreeTime } from '../../data/event-loop.server'
 import type { RedisHealth } from '../../data/redis-health.server'
 
 /** Loaded by a store with REDIS_URL only: the in-memory limiter does not need it. */
@@ -174,7 +175,7 @@ export class LimiterUnavailableError extends Error {
 }
 
 /** What the resilient wrapper needs to know about Redis (app/data/redis-health.server.ts). */
-export type Availability = Pick<RedisHealth, 'state' | 'settled' | 'onLost' | 'failed'>
+export type Availability = Pick<RedisHealth, 'state' | 'settled' | 'onLost' | 'failed'> & { deadlineMs?: number }
 
 const LOST = Symbol('redis lost')
 
@@ -189,7 +190,11 @@ export function resilientLimiter({ primary, fallback, health }: { primary: Limit
 	const fromPrimary = (key: string, rule: Rule) =>
 		new Promise<Decision | typeof LOST>((resolve, reject) => {
 			const stop = health.onLost(() => resolve(LOST))
-			primary.check(key, rule).then(
+			// [R123] A request already waiting when Redis hangs is released at the PING's own
+			// deadline (free loop time), not ioredis's command timeout, which is only a backstop.
+			const asked = primary.check(key, rule)
+			const answer = health.deadlineMs === undefined ? asked : withinFreeTime(asked, health.deadlineMs)
+			answer.then(
 				(decision) => (stop(), resolve(decision)),
 				(error: unknown) => (stop(), reject(error)),
 			)

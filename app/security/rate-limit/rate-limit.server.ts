@@ -46,7 +46,7 @@ const globalForLimiter = globalThis as unknown as { storeLimiter?: StoreLimiter;
 export function createStoreLimiter(
 	config: Pick<Config, 'rateLimits' | 'redisUrl'>,
 	log: (message: string) => void = (line) => logger.warn(line),
-	{ commandTimeoutMs = 500, probe }: LimiterOptions = {},
+	{ commandTimeoutMs = 10_000, probe }: LimiterOptions = {},
 ): StoreLimiter {
 	const rules = config.rateLimits.rules
 	const memory = memoryLimiter()
@@ -56,8 +56,10 @@ export function createStoreLimiter(
 	let accounts: ReturnType<typeof resilientLimiter> | undefined
 	if (config.redisUrl) {
 		redis = redisClient(config.redisUrl, {
-			// Nothing is queued for a Redis that is not connected; the timeout is a backstop, the
-			// health probe usually finds a hung Redis first.
+			// Nothing is queued for a Redis that is not connected. The command timeout is only a
+			// backstop that frees a lost command: its timer counts the time this process's own
+			// event loop was busy, and fired on healthy Redis under load. A request is released
+			// at the health deadline instead (free loop time, resilientLimiter) [R123].
 			enableOfflineQueue: false,
 			maxRetriesPerRequest: 0,
 			commandTimeout: commandTimeoutMs,

@@ -37,7 +37,7 @@ export const formRefusalMiddleware: MiddlewareFunction<Response> = async ({ requ
 }
 
 /** Whether a client asked for JSON rather than a page (an API client), as Express's `req.accepts` would decide. */
-function wantsJsonOnly(accept: string | null) {
+export function wantsJsonOnly(accept: string | null) {
 	if (!accept) return false
 	return /application\/json/i.test(accept) && !/text\/html/i.test(accept)
 }

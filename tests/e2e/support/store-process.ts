@@ -27,6 +27,8 @@ export type StoreProcess = {
 	stdout(): string
 	/** SIGKILL to the server process itself (not the launcher), as a crash or the OOM killer would; resolves when it is gone. */
 	crash(): Promise<void>
+	/** The server process itself (the launcher's one child), for a test that signals it (SIGSTOP: a stalled event loop). */
+	serverPid(): number
 	stop(): Promise<void>
 }
 
@@ -89,15 +91,19 @@ export async function startStoreProcess({
 		rmSync(dir, { recursive: true, force: true })
 		if (ownDatabase) await dropTestDatabase(ownDatabase.name)
 	}
-	const crash = async () => {
-		if (child.exitCode !== null) return
-		// start-server.mjs runs init, then the server as its one child: that child is the store.
+	// start-server.mjs runs init, then the server as its one child: that child is the store.
+	const serverPid = () => {
 		const server = execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' })
 			.trim()
 			.split('\n')
 			.map(Number)
 			.find((pid) => pid > 0)
-		if (!server) throw new Error('the store process has no server child to crash')
+		if (!server) throw new Error('the store process has no server child')
+		return server
+	}
+	const crash = async () => {
+		if (child.exitCode !== null) return
+		const server = serverPid()
 		const exited = new Promise((resolve) => child.once('exit', resolve))
 		process.kill(server, 'SIGKILL')
 		await exited
@@ -118,5 +124,5 @@ export async function startStoreProcess({
 		}
 		await new Promise((resolve) => setTimeout(resolve, 250))
 	}
-	return { origin, databaseUrl, secret, admin, stderr: () => log, stdout: () => out, crash, stop }
+	return { origin, databaseUrl, secret, admin, stderr: () => log, stdout: () => out, crash, serverPid, stop }
 }
