@@ -6,22 +6,23 @@ import { CHECKOUT_TEXT_FIELDS, type CheckoutTextField, type CheckoutValues } fro
 const text = (label: string, max: number) => z.string().trim().min(1, `Enter ${label}`).max(max, `Use at most ${max} characters`)
 
 /** The rule of each typed field (a field of the list without one does not compile). */
-const textRules: Record<CheckoutTextField, z.ZodType<string, string>> = {
+const textRules: Record<Exclude<CheckoutTextField, 'discountCode'>, z.ZodType<string, string>> = {
 	email: fields.email,
 	name: fields.name,
 	addressLine1: text('a street address', 120),
 	addressLine2: z.string().trim().max(120, 'Use at most 120 characters'),
 	city: text('a city', 80),
 	postalCode: text('a postal code', 16).regex(/^[A-Za-z0-9 -]+$/, 'Enter a valid postal code'),
-	// Optional; applied or refused (with why) on the server [R132, R133].
-	discountCode: z
-		.string()
-		.trim()
-		.regex(/^([A-Za-z0-9_-]{1,40})?$/, 'That discount code is not valid. Check it, or leave the field empty.'),
 }
 
 export const checkoutForm = formSchema({
 	...textRules,
+	// Optional, and may be left out of the form; applied or refused (with why) on the server [R132, R133].
+	discountCode: z
+		.string()
+		.trim()
+		.regex(/^([A-Za-z0-9_-]{1,40})?$/, 'That discount code is not valid. Check it, or leave the field empty.')
+		.optional(),
 	// Chosen from the lists the page offers, or set by the page.
 	country: z.string().trim().toUpperCase().refine(isCountryCode, 'Choose your country from the list'),
 	shippingRate: z
