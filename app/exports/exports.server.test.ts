@@ -73,14 +73,14 @@ describe.each(PROVIDERS)('CSV exports on %s', (provider) => {
 		admin = (await signUpAdmin(t, `owner-${randomUUID()}@example.com`)).viewer
 		connectionId = (await t.db.connection.create({ data: { storeId: t.storeId, handle: 'offline', provider: 'offline', displayName: 'Bank' } })).id
 		await order(t.storeId, 1001, '2026-01-10T12:00:00Z', {}, 2)
-		await order(t.storeId, 1002, '2026-01-31T23:59:59Z')
+		await order(t.storeId, 1002, '2026-01-31T23:59:59Z', { discountCode: 'SPRING', discountKind: 'fixed', discountMinor: 500 })
 		await order(t.storeId, 1003, '2026-02-01T00:00:00Z')
 		const other = await anotherStore(t.db)
 		await order(other.id, 1004, '2026-01-15T12:00:00Z')
 	})
 	afterAll(() => t.close())
 
-	it('exports the Store’s Orders with lines, shipping, tax and refunds, order money on the first line only, formulas inert [R128]', async () => {
+	it('exports the Store’s Orders with lines, shipping, discounts, tax and refunds, order money on the first line only, formulas inert [R128, R132]', async () => {
 		const rows = rowsOf((await drain(ordersCsv(t.db, admin, {}))).text)
 		expect(rows[0]).toEqual([...ORDER_COLUMNS])
 		const col = (name: (typeof ORDER_COLUMNS)[number]) => ORDER_COLUMNS.indexOf(name)
@@ -91,6 +91,9 @@ describe.each(PROVIDERS)('CSV exports on %s', (provider) => {
 		expect(first[col('tax')]).toBe('3.80')
 		expect(first[col('tax_rate_percent')]).toBe('19')
 		expect(first[col('refunded')]).toBe('5.00')
+		expect([first[col('discount_code')], first[col('discount')]]).toEqual(['', '0.00'])
+		const discounted = rows.find((row) => row[col('order_number')] === '1002')!
+		expect([discounted[col('discount_code')], discounted[col('discount')]]).toEqual(['SPRING', '5.00'])
 		expect(first[col('name')]).toBe("'=cmd|calc")
 		expect([first[col('line_title')], first[col('line_sku')], second[col('line_title')]]).toEqual(['Mug 0', 'MUG-0', 'Mug 1'])
 		// The second line of an Order repeats its number only: a column's sum is the Orders' sum.

@@ -20,6 +20,8 @@ export const ORDER_COLUMNS = [
 	'subtotal',
 	'shipping_method',
 	'shipping',
+	'discount_code',
+	'discount',
 	'tax_rate_percent',
 	'tax',
 	'tax_included',
@@ -41,7 +43,7 @@ export const ORDER_COLUMNS = [
 const iso = (date: Date | null) => (date ? date.toISOString() : '')
 
 /**
- * [R128] The Store's Orders created in [from, to) as CSV, one row per line: the Order's own
+ * [R128] The Store's Orders created in [from, to) as CSV (the discount too [R132]), one row per line: the Order's own
  * columns on its first line only (so a column's sum is the Orders' sum), oldest number first.
  * An async generator read in batches of EXPORT_BATCH by order number (the Store's unique
  * (storeId, number) key), so the caller writes each batch to the response before the next is
@@ -70,6 +72,8 @@ export async function* ordersCsv(db: Db, admin: AdminViewer, { from, to }: { fro
 				subtotalMinor: true,
 				shippingName: true,
 				shippingMinor: true,
+				discountCode: true,
+				discountMinor: true,
 				taxRateBasisPoints: true,
 				taxMinor: true,
 				taxIncluded: true,
@@ -104,6 +108,8 @@ export async function* ordersCsv(db: Db, admin: AdminViewer, { from, to }: { fro
 				decimal(order.subtotalMinor),
 				order.shippingName ?? '',
 				decimal(order.shippingMinor),
+				order.discountCode ?? '',
+				decimal(order.discountMinor),
 				(order.taxRateBasisPoints / 100).toString(),
 				decimal(order.taxMinor),
 				order.taxIncluded ? 'yes' : 'no',
