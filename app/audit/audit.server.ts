@@ -1,4 +1,5 @@
 import type { Db } from '../data/db.server'
+import { storeCounts } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 
 /**
@@ -46,7 +47,8 @@ export function auditRepository(db: Db, admin: AdminViewer) {
 					take: AUDIT_PAGE_SIZE,
 					select: { id: true, actorEmail: true, action: true, targetType: true, targetId: true, detail: true, createdAt: true },
 				}),
-				db.auditEntry.count({ where }),
+				// Kept with every entry written (store_counts) rather than counted on each visit.
+				storeCounts(db, admin.storeId, ['audit']).then((counts) => counts.audit),
 			])
 			const targets = await targetsOf(db, admin.storeId, entries)
 			return {

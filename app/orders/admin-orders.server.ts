@@ -1,13 +1,14 @@
 import { auditEntry } from '../audit/audit.server'
 import type { Db } from '../data/db.server'
 import { announce } from '../data/signals.server'
+import { storeCounts } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { MAX_STOCK } from '../cart/limits'
 import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './contention.server'
 import { ORDER_LINE_ORDER } from './listing-order'
 import { orderDetailFields, refundMail, transitionOrder } from './orders.server'
-import { canTransition, type OrderStatus } from './status'
+import { ORDER_STATUSES, canTransition, type OrderStatus } from './status'
 import { viewerScope } from '../data/scope'
 import { formatMoney } from '../ui/money'
 
@@ -71,6 +72,10 @@ function detailOf(raw: string | null): Record<string, unknown> {
  */
 export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: RefundSender = byHandOnly) {
 	const storeId = admin.storeId
+	const countOf = async (status?: OrderStatus) => {
+		const names = (status ? [status] : ORDER_STATUSES).map((s) => `orders:${s}` as const)
+		return Object.values<number>(await storeCounts(db, storeId, names)).reduce((sum, n) => sum + n, 0)
+	}
 
 	return {
 		async page({ page = 1, query = '', status }: { page?: number; query?: string; status?: OrderStatus }) {
@@ -89,7 +94,8 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 					take: ADMIN_ORDERS_PAGE_SIZE,
 					select: { id: true, number: true, email: true, status: true, currency: true, totalMinor: true, createdAt: true },
 				}),
-				db.order.count({ where }),
+				// A search is counted; the whole list or one status is read from the kept counts.
+				query ? db.order.count({ where }) : countOf(status),
 			])
 			return { orders, total, page, pages: Math.max(1, Math.ceil(total / ADMIN_ORDERS_PAGE_SIZE)) }
 		},
