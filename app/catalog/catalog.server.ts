@@ -1,5 +1,6 @@
 import type { Db } from '../data/db.server'
 import { sharedCache } from '../data/shared-cache.server'
+import { storeCounts } from '../data/store-counts.server'
 import { onSignal } from '../data/signals.server'
 import type { Viewer } from '../data/viewer'
 import { searchProductIds } from './search.server'
@@ -181,7 +182,8 @@ export function catalogRepository(db: Db, viewer: Viewer) {
 				take: CATALOG_PAGE_SIZE,
 				select: shopperFields,
 			}),
-			db.product.count({ where: visible }),
+			// Kept with every write of a Product (store_counts) rather than counted on each read.
+			storeCounts(db, viewer.storeId, ['products:active']).then((counts) => counts['products:active']),
 		])
 		return { products: products.map(card), total, page, pages: pagesOf(total) }
 	}

@@ -12,3 +12,8 @@ export async function storeCounts<N extends string>(db: Db, storeId: string, nam
 	for (const row of rows) counts[row.name as N] = row.count
 	return counts
 }
+
+/** The sum of a Store's counts of `names` (every status of a list, or one). */
+export async function storeCountTotal(db: Db, storeId: string, names: readonly string[]) {
+	return Object.values<number>(await storeCounts(db, storeId, names)).reduce((sum, n) => sum + n, 0)
+}

@@ -1,7 +1,7 @@
 import { auditEntry } from '../audit/audit.server'
 import type { Db } from '../data/db.server'
 import { announce } from '../data/signals.server'
-import { storeCounts } from '../data/store-counts.server'
+import { storeCountTotal } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { MAX_STOCK } from '../cart/limits'
@@ -72,10 +72,12 @@ function detailOf(raw: string | null): Record<string, unknown> {
  */
 export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: RefundSender = byHandOnly) {
 	const storeId = admin.storeId
-	const countOf = async (status?: OrderStatus) => {
-		const names = (status ? [status] : ORDER_STATUSES).map((s) => `orders:${s}` as const)
-		return Object.values<number>(await storeCounts(db, storeId, names)).reduce((sum, n) => sum + n, 0)
-	}
+	const countOf = (status?: OrderStatus) =>
+		storeCountTotal(
+			db,
+			storeId,
+			(status ? [status] : ORDER_STATUSES).map((s) => `orders:${s}`),
+		)
 
 	return {
 		async page({ page = 1, query = '', status }: { page?: number; query?: string; status?: OrderStatus }) {
