@@ -70,10 +70,17 @@ export type AuditTarget = { label: string; href: string }
  */
 async function targetsOf(db: Db, storeId: string, entries: ReadonlyArray<{ targetType: string; targetId: string | null }>) {
 	const idsOf = (type: string) => [...new Set(entries.filter((e) => e.targetType === type && e.targetId).map((e) => e.targetId as string))]
+	// By primary key, kept to this Store here: with storeId in the WHERE, SQLite without statistics
+	// walked every Order (or Product) of the Store through a storeId index to find fifty.
+	const ours = <T extends { storeId: string }>(rows: T[]) => rows.filter((row) => row.storeId === storeId)
 	const [orders, products, collections] = await Promise.all([
-		idsOf('order').length ? db.order.findMany({ where: { storeId, id: { in: idsOf('order') } }, select: { id: true, number: true } }) : [],
-		idsOf('product').length ? db.product.findMany({ where: { storeId, id: { in: idsOf('product') } }, select: { id: true, title: true } }) : [],
-		idsOf('collection').length ? db.collection.findMany({ where: { storeId, id: { in: idsOf('collection') } }, select: { id: true, title: true } }) : [],
+		idsOf('order').length ? db.order.findMany({ where: { id: { in: idsOf('order') } }, select: { id: true, number: true, storeId: true } }).then(ours) : [],
+		idsOf('product').length
+			? db.product.findMany({ where: { id: { in: idsOf('product') } }, select: { id: true, title: true, storeId: true } }).then(ours)
+			: [],
+		idsOf('collection').length
+			? db.collection.findMany({ where: { id: { in: idsOf('collection') } }, select: { id: true, title: true, storeId: true } }).then(ours)
+			: [],
 	])
 	const targets = new Map<string, AuditTarget>()
 	for (const order of orders) targets.set(`order:${order.id}`, { label: `#${order.number}`, href: `/admin/orders/${order.number}` })

@@ -51,7 +51,10 @@ export function fullReads(plans: Plan[], engine: 'sqlite' | 'postgresql') {
 				if (!GROWING.includes(tableOf(line, sql))) return false
 				if (/^SCAN\b/.test(line) && !/VIRTUAL TABLE/.test(line)) return true
 				const storeWide = /USING (?:COVERING )?INDEX \S+ \(storeId=\?(?: AND (?:status|role)=\?)?\)$/.test(line)
-				const everyRow = plan.some((l) => /USE TEMP B-TREE FOR ORDER BY/.test(l)) || /\b(?:COUNT|SUM)\(|GROUP BY|\bLIKE\b/i.test(sql) || !/\bLIMIT\b/i.test(sql)
+				// Bounded only when rows come in the index's order up to a limit (Prisma writes a LIMIT
+				// on lookups by id too, so a LIMIT alone bounds nothing).
+				const everyRow =
+					plan.some((l) => /USE TEMP B-TREE FOR ORDER BY/.test(l)) || /\b(?:COUNT|SUM)\(|GROUP BY|\bLIKE\b/i.test(sql) || !/ORDER BY[\s\S]*\bLIMIT\b/i.test(sql)
 				return storeWide && everyRow
 			})
 			.map((line) => `${line} :: ${sql.replace(/\s+/g, ' ').slice(0, 300)}`),
