@@ -14,11 +14,13 @@ import { benchBudget, buildBaseline } from './bench/budget'
 import { checkoutRow } from './bench/checkout'
 import { benchOverload } from './bench/overload'
 import { benchRedisFaults } from './bench/redis-faults'
+import { benchScale } from './bench/scale'
 import { benchAdmin as admin, measure as measureRow, postForm, type Server, startStore as startServer } from './bench/servers'
 import { benchUploads } from './bench/uploads'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm run bench [-- --seconds N --connections N --rounds N --load-seconds N --budget | --features | --redis-faults | --overload --no-build]
+       npm run bench -- --scale [--scale-database URL | --products N --orders N --customers N] [--seconds N --connections N --no-build]
 
 Builds the store and a bare React Router app (scripts/bench/baseline), then:
 - features (skip with --budget): the built server on a fresh SQLite database: the home
@@ -36,6 +38,12 @@ Builds the store and a bare React Router app (scripts/bench/baseline), then:
   48 at once on PostgreSQL); provider-event ingest on SQLite and PostgreSQL, through the
   handler and over HTTP (scripts/bench/events.ts). Ends with the line
   "bench: page/baseline=… product/baseline=… signin/scrypt=… storm_healthz_p99_ms=… rss_peak_mb=…".
+- --scale (alone): the pages a real shop leans on (catalog sorts and a late page, a product,
+  search, a collection, cart add, checkout; Store Admin's overview, Orders, an Order, customers,
+  products, activity) on a store of 10,000 products, 100,000 Orders and 20,000 customers (or the
+  sizes given, or the SQLite database --scale-database names, filled by npm run seed:scale) and
+  on one of demo size, in one run; ends with a "scale:" line per page giving large ÷ demo for
+  p50 and p99, and the server's peak RSS on each (scripts/bench/scale.ts).
 Prints figures; asserts nothing.`)
 	process.exit(0)
 }
@@ -59,6 +67,16 @@ if (!process.argv.includes('--no-build')) {
 let main: Server
 let base = ''
 
+if (process.argv.includes('--scale')) {
+	const named = process.argv.indexOf('--scale-database')
+	await benchScale({
+		seconds,
+		connections,
+		database: named > 0 ? process.argv[named + 1] : undefined,
+		size: { products: arg('products', 10_000), orders: arg('orders', 100_000), customers: arg('customers', 20_000) },
+	})
+	process.exit(0)
+}
 if (process.argv.includes('--redis-faults')) {
 	await benchRedisFaults()
 	process.exit(0)

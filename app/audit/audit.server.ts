@@ -1,4 +1,5 @@
 import { type Db, transaction } from '../data/db.server'
+import { storeCounts } from '../data/store-counts.server'
 import { isUniqueViolation } from '../data/unique-violation'
 import type { AdminViewer } from '../data/viewer'
 
@@ -77,7 +78,8 @@ export function auditRepository(db: Db, admin: AdminViewer) {
 					take: AUDIT_PAGE_SIZE,
 					select: { id: true, actorEmail: true, action: true, targetType: true, targetId: true, detail: true, createdAt: true },
 				}),
-				db.auditEntry.count({ where }),
+				// Kept with every entry written (store_counts) rather than counted on each visit.
+				storeCounts(db, admin.storeId, ['audit']).then((counts) => counts.audit),
 			])
 			const targets = await targetsOf(db, admin.storeId, entries)
 			return {
@@ -99,11 +101,20 @@ export type AuditTarget = { label: string; href: string }
  */
 async function targetsOf(db: Db, storeId: string, entries: ReadonlyArray<{ targetType: string; targetId: string | null }>) {
 	const idsOf = (type: string) => [...new Set(entries.filter((e) => e.targetType === type && e.targetId).map((e) => e.targetId as string))]
+	// By primary key, kept to this Store here: with storeId in the WHERE, SQLite without statistics
+	// walked every Order (or Product) of the Store through a storeId index to find fifty.
+	const ours = <T extends { storeId: string }>(rows: T[]) => rows.filter((row) => row.storeId === storeId)
 	const [orders, products, collections, discounts] = await Promise.all([
-		idsOf('order').length ? db.order.findMany({ where: { storeId, id: { in: idsOf('order') } }, select: { id: true, number: true } }) : [],
-		idsOf('product').length ? db.product.findMany({ where: { storeId, id: { in: idsOf('product') } }, select: { id: true, title: true } }) : [],
-		idsOf('collection').length ? db.collection.findMany({ where: { storeId, id: { in: idsOf('collection') } }, select: { id: true, title: true } }) : [],
-		idsOf('discount').length ? db.discountCode.findMany({ where: { storeId, id: { in: idsOf('discount') } }, select: { id: true, code: true } }) : [],
+		idsOf('order').length ? db.order.findMany({ where: { id: { in: idsOf('order') } }, select: { id: true, number: true, storeId: true } }).then(ours) : [],
+		idsOf('product').length
+			? db.product.findMany({ where: { id: { in: idsOf('product') } }, select: { id: true, title: true, storeId: true } }).then(ours)
+			: [],
+		idsOf('collection').length
+			? db.collection.findMany({ where: { id: { in: idsOf('collection') } }, select: { id: true, title: true, storeId: true } }).then(ours)
+			: [],
+		idsOf('discount').length
+			? db.discountCode.findMany({ where: { id: { in: idsOf('discount') } }, select: { id: true, code: true, storeId: true } }).then(ours)
+			: [],
 	])
 	const targets = new Map<string, AuditTarget>()
 	for (const order of orders) targets.set(`order:${order.id}`, { label: `#${order.number}`, href: `/admin/orders/${order.number}` })

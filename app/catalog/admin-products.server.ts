@@ -1,9 +1,10 @@
 import { auditedChange, auditEntry } from '../audit/audit.server'
 import { LIMIT_ERRORS, MAX_STOCK, MAX_UNIT_PRICE_MINOR } from '../cart/limits'
 import type { Db } from '../data/db.server'
+import { storeCountTotal } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
-import { forgetCatalog, type ProductStatus } from './catalog.server'
+import { PRODUCT_STATUSES, forgetCatalog, type ProductStatus } from './catalog.server'
 import { isUniqueViolation } from '../data/unique-violation'
 import { lineName, lowestPrice, readOptionList, totalStock, variantProblems, variantRow, variantTitle, type VariantInput } from './variants'
 
@@ -144,6 +145,13 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 	/** What the Product's own row keeps of its variants: the option names and the lowest price. */
 	const summary = ({ optionNames, variants }: ProductInput) => ({ optionNames: JSON.stringify(optionNames), priceMinor: lowestPrice(variants) })
 
+	const countOf = (status?: ProductStatus) =>
+		storeCountTotal(
+			db,
+			storeId,
+			(status ? [status] : PRODUCT_STATUSES).map((s) => `products:${s}`),
+		)
+
 	return {
 		async page({ page = 1, query = '', status }: { page?: number; query?: string; status?: ProductStatus }) {
 			const where = {
@@ -159,7 +167,8 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 					take: ADMIN_PAGE_SIZE,
 					select: adminFields,
 				}),
-				db.product.count({ where }),
+				// A search is counted; the whole list or one status is read from the kept counts.
+				query ? db.product.count({ where }) : countOf(status),
 			])
 			return { products: products.map(shown), total, page, pages: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
 		},

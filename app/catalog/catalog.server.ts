@@ -1,5 +1,6 @@
 import type { Db } from '../data/db.server'
 import { sharedCache } from '../data/shared-cache.server'
+import { storeCounts } from '../data/store-counts.server'
 import { onSignal } from '../data/signals.server'
 import type { Viewer } from '../data/viewer'
 import { searchProductIds } from './search.server'
@@ -111,8 +112,12 @@ export function catalogRepository(db: Db, viewer: Viewer) {
 			return searchResults.get(`${viewer.storeId}\u0000${sort}\u0000${page}\u0000${terms.join(' ')}`, async () => {
 				const skip = (page - 1) * CATALOG_PAGE_SIZE
 				const { ids, total } = await searchProductIds(db, viewer, { terms, sort, skip, take: CATALOG_PAGE_SIZE })
-				const found = ids.length === 0 ? [] : await db.product.findMany({ where: { ...visible, id: { in: ids } }, select: shopperFields })
-				const byId = new Map(found.map((product) => [product.id, card(product)]))
+				// By primary key, kept to the visible ones here: with storeId and status in the WHERE,
+				// SQLite without statistics walked every active Product through a (storeId, status) index.
+				const found =
+					ids.length === 0 ? [] : await db.product.findMany({ where: { id: { in: ids } }, select: { ...shopperFields, storeId: true, status: true } })
+				const shown = found.filter((product) => product.storeId === visible.storeId && product.status === visible.status)
+				const byId = new Map(shown.map(({ storeId: _storeId, status: _status, ...product }) => [product.id, card(product)]))
 				const products = ids.flatMap((id) => byId.get(id) ?? [])
 				return { products, total, page, pages: pagesOf(total) }
 			})
@@ -181,7 +186,8 @@ export function catalogRepository(db: Db, viewer: Viewer) {
 				take: CATALOG_PAGE_SIZE,
 				select: shopperFields,
 			}),
-			db.product.count({ where: visible }),
+			// Kept with every write of a Product (store_counts) rather than counted on each read.
+			storeCounts(db, viewer.storeId, ['products:active']).then((counts) => counts['products:active']),
 		])
 		return { products: products.map(card), total, page, pages: pagesOf(total) }
 	}

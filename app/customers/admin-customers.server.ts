@@ -1,4 +1,5 @@
 import { type Db, engineOf } from '../data/db.server'
+import { storeCounts } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 import { notFound } from '../errors.server'
 
@@ -46,7 +47,8 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 					take: CUSTOMERS_PAGE_SIZE,
 					select: profile,
 				}),
-				db.user.count({ where }),
+				// A search is counted; all customers are read from the kept count (store_counts).
+				query ? db.user.count({ where }) : storeCounts(db, storeId, ['customers']).then((counts) => counts.customers),
 			])
 			const totals = await totalsOf(users.map((user) => user.id))
 			return {

@@ -2,13 +2,14 @@ import { releaseDiscount } from '../discounts/redeem.server'
 import { auditEntry } from '../audit/audit.server'
 import type { Db } from '../data/db.server'
 import { announce } from '../data/signals.server'
+import { storeCountTotal } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { MAX_STOCK } from '../cart/limits'
 import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './contention.server'
 import { ORDER_LINE_ORDER } from './listing-order'
 import { orderDetailFields, refundMail, transitionOrder } from './orders.server'
-import { canTransition, type OrderStatus } from './status'
+import { ORDER_STATUSES, canTransition, type OrderStatus } from './status'
 import { viewerScope } from '../data/scope'
 import { formatMoney } from '../ui/money'
 
@@ -72,6 +73,12 @@ function detailOf(raw: string | null): Record<string, unknown> {
  */
 export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: RefundSender = byHandOnly) {
 	const storeId = admin.storeId
+	const countOf = (status?: OrderStatus) =>
+		storeCountTotal(
+			db,
+			storeId,
+			(status ? [status] : ORDER_STATUSES).map((s) => `orders:${s}`),
+		)
 
 	return {
 		async page({ page = 1, query = '', status }: { page?: number; query?: string; status?: OrderStatus }) {
@@ -90,7 +97,8 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 					take: ADMIN_ORDERS_PAGE_SIZE,
 					select: { id: true, number: true, email: true, status: true, currency: true, totalMinor: true, createdAt: true },
 				}),
-				db.order.count({ where }),
+				// A search is counted; the whole list or one status is read from the kept counts.
+				query ? db.order.count({ where }) : countOf(status),
 			])
 			return { orders, total, page, pages: Math.max(1, Math.ceil(total / ADMIN_ORDERS_PAGE_SIZE)) }
 		},

@@ -1,4 +1,5 @@
 import type { Db } from '../data/db.server'
+import { storeCounts } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -46,21 +47,17 @@ export function dashboardRepository(db: Db, admin: AdminViewer) {
 					}
 				}),
 			)
-			const [awaitingPayment, awaitingPaymentOldest, awaitingShipping, awaitingShippingOldest] = await Promise.all([
-				db.order.count({ where: { storeId, status: 'awaiting_payment' } }),
-				db.order.findMany({
-					where: { storeId, status: 'awaiting_payment' },
-					orderBy: [{ createdAt: 'asc' }, { number: 'asc' }],
-					take: OLDEST_SHOWN,
-					select: waiting,
-				}),
-				db.order.count({ where: { storeId, status: 'paid' } }),
+			// The counts are kept with every Order write (store_counts); the oldest are read in index
+			// order. Numbers are handed out in the order Orders are placed, so the smallest is the oldest.
+			const [counts, awaitingPaymentOldest, awaitingShippingOldest] = await Promise.all([
+				storeCounts(db, storeId, ['orders:awaiting_payment', 'orders:paid']),
+				db.order.findMany({ where: { storeId, status: 'awaiting_payment' }, orderBy: { number: 'asc' }, take: OLDEST_SHOWN, select: waiting }),
 				db.order.findMany({ where: { storeId, status: 'paid' }, orderBy: [{ paidAt: 'asc' }, { number: 'asc' }], take: OLDEST_SHOWN, select: waiting }),
 			])
 			return {
 				sales,
-				awaitingPayment: { count: awaitingPayment, oldest: awaitingPaymentOldest },
-				awaitingShipping: { count: awaitingShipping, oldest: awaitingShippingOldest },
+				awaitingPayment: { count: counts['orders:awaiting_payment'], oldest: awaitingPaymentOldest },
+				awaitingShipping: { count: counts['orders:paid'], oldest: awaitingShippingOldest },
 			}
 		},
 	}

@@ -24,7 +24,7 @@ const form = (email: string) =>
 	}).toString()
 
 /** `count` guests with one notebook each in their cart; stock raised so none runs out. */
-async function guestsWithCarts(server: Server, count: number) {
+async function guestsWithCarts(server: Server, count: number, slug = SLUG) {
 	const db = createDb(server.databaseUrl)
 	try {
 		await db.productVariant.updateMany({ data: { stock: 1_000_000 } })
@@ -32,7 +32,7 @@ async function guestsWithCarts(server: Server, count: number) {
 		await db.$disconnect()
 	}
 	const { base } = server
-	const productId = /name="productId" value="([^"]+)"/.exec(await (await fetch(`${base}/products/${SLUG}`)).text())?.[1] ?? ''
+	const productId = /name="productId" value="([^"]+)"/.exec(await (await fetch(`${base}/products/${slug}`)).text())?.[1] ?? ''
 	const guests: string[] = []
 	for (let i = 0; i < count; i++) {
 		const cookie = cookieHeader((await fetch(`${base}/no-such-page`)).headers)
@@ -84,9 +84,9 @@ async function submitAll(server: Server, guests: string[], connections: number, 
  */
 export async function checkoutRow(
 	server: Server,
-	{ connections, count = 400, warmUp = 100 }: { connections: number; count?: number; warmUp?: number },
+	{ connections, count = 400, warmUp = 100, slug = SLUG }: { connections: number; count?: number; warmUp?: number; slug?: string },
 ): Promise<Row & { placed: number }> {
-	const guests = await guestsWithCarts(server, count + warmUp)
+	const guests = await guestsWithCarts(server, count + warmUp, slug)
 	if (warmUp > 0) await submitAll(server, guests.slice(count), connections, `bench-warm-up-${Date.now()}@example.com`)
 	const email = `bench-${Date.now()}@example.com`
 	const row = await submitAll(server, guests.slice(0, count), connections, email)

@@ -49,3 +49,49 @@ export async function plansOf(db: Db, work: () => Promise<unknown>): Promise<Pla
 	}
 	return explained
 }
+
+type PgCall = { text: string; values?: unknown[] }
+type PgNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PgNode[] }
+
+/**
+ * Runs `work` on a PostgreSQL database and answers PostgreSQL's plan of every statement it ran
+ * that reads rows, as one line per plan node ("Seq Scan on orders", "Index Scan using … on
+ * orders", "Sort"), each explained with the values it ran with on a connection of its own.
+ * Sequential scans are priced out there (`enable_seqscan = off`): on a small test database the
+ * planner rightly reads a few pages whole, so a scan left in a plan is one no index can replace.
+ */
+export async function pgPlansOf(url: string, work: () => Promise<unknown>): Promise<Plan[]> {
+	const pg = createRequire(import.meta.url)('pg') as typeof import('pg')
+	const ran: PgCall[] = []
+	const spy = vi.spyOn(pg.Client.prototype, 'query')
+	try {
+		await work()
+		for (const [call] of spy.mock.calls) {
+			const query = call as unknown
+			if (query && typeof query === 'object' && 'text' in query) ran.push(query as PgCall)
+		}
+	} finally {
+		spy.mockRestore()
+	}
+	const client = new pg.Client({ connectionString: url })
+	await client.connect()
+	try {
+		await client.query('SET enable_seqscan = off')
+		const explained: Plan[] = []
+		for (const { text, values } of ran) {
+			if (!/^\s*(SELECT|WITH|UPDATE|DELETE)/i.test(text)) continue
+			const result = await client.query<{ 'QUERY PLAN': Array<{ Plan: PgNode }> }>(`EXPLAIN (FORMAT JSON) ${text}`, values)
+			const lines: string[] = []
+			const walk = (node: PgNode) => {
+				const on = node['Relation Name'] ? ` on ${node['Relation Name']}` : ''
+				lines.push(`${node['Node Type']}${node['Index Name'] ? ` using ${node['Index Name']}` : ''}${on}`)
+				for (const child of node.Plans ?? []) walk(child)
+			}
+			walk(result.rows[0]!['QUERY PLAN'][0]!.Plan)
+			explained.push({ sql: text, plan: lines })
+		}
+		return explained
+	} finally {
+		await client.end()
+	}
+}

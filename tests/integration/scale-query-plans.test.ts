@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { auditRepository } from '../../app/audit/audit.server'
+import { cartRepository } from '../../app/cart/cart.server'
+import { adminProductsRepository } from '../../app/catalog/admin-products.server'
+import { catalogRepository, forgetCatalog } from '../../app/catalog/catalog.server'
+import { CATALOG_SORTS } from '../../app/catalog/sort'
+import { adminCustomersRepository } from '../../app/customers/admin-customers.server'
+import { engineOf } from '../../app/data/db.server'
+import type { AdminViewer } from '../../app/data/viewer'
+import { adminOrdersRepository } from '../../app/orders/admin-orders.server'
+import { placeOrder } from '../../app/orders/checkout.server'
+import { dashboardRepository } from '../../app/orders/dashboard.server'
+import { ensureOfflineConnection } from '../../app/payments/connections.server'
+import { unverifiedScope } from '../../app/data/scope'
+import { seedScale } from '../../scripts/lib/scale-seed'
+import { COMMON_WORD, RARE_WORD } from '../../scripts/lib/scale-rows'
+import { DETAILS, newGuest } from '../helpers/commerce'
+import { PROVIDERS, openPrivateTestDatabase, signUpAdmin } from '../helpers/databases'
+import { type Plan, pgPlansOf, plansOf } from '../helpers/query-plans'
+
+/** Small enough for CI, large enough that PostgreSQL's planner, with statistics, prefers a walk where one is possible. */
+const SIZE = { products: 600, orders: 6000, customers: 1200, seed: 5 }
+const PAGE_SIZE_GUESS = 12
+
+/** The tables that grow with the catalog, the sales and the customers. */
+const GROWING = ['orders', 'order_lines', 'products', 'product_variants', 'users', 'audit_entries']
+
+/** The table a SQLite plan line names, through the statement's aliases (`FROM "products" p`). */
+function tableOf(line: string, sql: string) {
+	const name = /^(?:SCAN|SEARCH) (?:main\.)?(\w+)/.exec(line)?.[1] ?? ''
+	for (const match of sql.matchAll(/(?:FROM|JOIN)\s+(?:`main`\.)?[`"]?(\w+)[`"]?(?:\s+(?:AS\s+)?(\w+))?/gi)) {
+		if (match[2] === name) return match[1]!
+	}
+	return name
+}
+
+/**
+ * A statement that reads every row of a growing table, or every row of the Store in one: a scan,
+ * or a search on the Store (and a status or role) alone that must then sort, add up, filter by a
+ * substring, or return them all.
+ */
+export function fullReads(plans: Plan[], engine: 'sqlite' | 'postgresql') {
+	return plans.flatMap(({ sql, plan }) =>
+		plan
+			.filter((line) => {
+				if (engine === 'postgresql') {
+					const table = / on (\w+)$/.exec(line)?.[1] ?? ''
+					return GROWING.includes(table) && /^Seq Scan/.test(line)
+				}
+				if (!GROWING.includes(tableOf(line, sql))) return false
+				if (/^SCAN\b/.test(line) && !/VIRTUAL TABLE/.test(line)) return true
+				const storeWide = /USING (?:COVERING )?INDEX \S+ \(storeId=\?(?: AND (?:status|role)=\?)?\)$/.test(line)
+				// Bounded only when rows come in the index's order up to a limit (Prisma writes a LIMIT
+				// on lookups by id too, so a LIMIT alone bounds nothing).
+				const everyRow =
+					plan.some((l) => /USE TEMP B-TREE FOR ORDER BY/.test(l)) || /\b(?:COUNT|SUM)\(|GROUP BY|\bLIKE\b/i.test(sql) || !/ORDER BY[\s\S]*\bLIMIT\b/i.test(sql)
+				return storeWide && everyRow
+			})
+			.map((line) => `${line} :: ${sql.replace(/\s+/g, ' ').slice(0, 300)}`),
+	)
+}
+
+describe.each(PROVIDERS)('the pages of a store of real size read no growing table whole, on %s', (provider) => {
+	let t: Awaited<ReturnType<typeof openPrivateTestDatabase>>
+	let admin: AdminViewer
+	let variantSlug = ''
+	let productId = ''
+
+	beforeAll(async () => {
+		t = await openPrivateTestDatabase(provider)
+		const connection = await ensureOfflineConnection(unverifiedScope(t.db, t.storeId))
+		const signedUp = await signUpAdmin(t)
+		admin = signedUp.viewer
+		await seedScale(
+			{ db: t.db, storeId: t.storeId, connectionId: connection.id, admin: { id: signedUp.userId, email: signedUp.email }, imageKeys: ['a', 'b', 'c'] },
+			SIZE,
+		)
+		// PostgreSQL plans from statistics: gather them, as autovacuum would after a day of sales.
+		if (provider === 'postgresql') await t.db.$executeRawUnsafe('ANALYZE')
+		productId = (await t.db.product.findFirstOrThrow({ where: { storeId: t.storeId, status: 'active', optionNames: '[]' }, select: { id: true } })).id
+		const withVariants = await t.db.product.findFirstOrThrow({
+			where: { storeId: t.storeId, status: 'active', optionNames: { not: '[]' } },
+			select: { slug: true, id: true },
+		})
+		variantSlug = withVariants.slug
+	}, 600_000)
+	afterAll(() => t?.close())
+
+	const plans = (work: () => Promise<unknown>) => (provider === 'postgresql' ? pgPlansOf(t.url, work) : plansOf(t.db, work))
+	const expectNoFullReads = async (work: () => Promise<unknown>) => {
+		const seen = await plans(work)
+		expect(seen.length).toBeGreaterThan(0)
+		expect(fullReads(seen, engineOf(t.db))).toEqual([])
+	}
+
+	it('the catalog in every sort, first and last page, a product with variants, a collection and search [R139]', async () => {
+		const guest = newGuest(t.storeId)
+		const catalog = catalogRepository(t.db, guest)
+		const lastPage = Math.ceil((SIZE.products * 0.9) / PAGE_SIZE_GUESS)
+		await expectNoFullReads(async () => {
+			for (const sort of CATALOG_SORTS) {
+				forgetCatalog()
+				expect((await catalog.page({ sort })).products.length).toBeGreaterThan(0)
+				forgetCatalog()
+				await catalog.page({ sort, page: lastPage })
+			}
+			forgetCatalog()
+			expect((await catalog.bySlug(variantSlug))?.variants.length).toBeGreaterThan(1)
+			forgetCatalog()
+			expect((await catalog.collection('collection-1'))?.products.length).toBeGreaterThan(0)
+			forgetCatalog()
+			await catalog.collection('collection-1', { page: 20 })
+			forgetCatalog()
+			expect((await catalog.search({ terms: [COMMON_WORD] })).total).toBeGreaterThan(10)
+			expect((await catalog.search({ terms: [RARE_WORD] })).total).toBeGreaterThan(0)
+		})
+	})
+
+	it('a cart add and a checkout [R139]', async () => {
+		const guest = newGuest(t.storeId)
+		await expectNoFullReads(async () => {
+			await cartRepository(t.db, guest).add({ productId, quantity: 1 })
+			await placeOrder({ db: t.db, viewer: guest, details: DETAILS, connectionHandle: 'offline', idempotencyKey: randomUUID() })
+		})
+	})
+
+	it("Store Admin's overview, Orders (filtered, first and a late page, one Order), customers, products and activity [R139]", async () => {
+		const orders = adminOrdersRepository(t.db, admin)
+		await expectNoFullReads(async () => {
+			await dashboardRepository(t.db, admin).overview()
+			expect((await orders.page({})).total).toBeGreaterThanOrEqual(SIZE.orders)
+			await orders.page({ page: 250 })
+			await orders.page({ status: 'fulfilled' })
+			await orders.page({ status: 'fulfilled', page: 150 })
+			await orders.page({ status: 'awaiting_payment' })
+			await orders.byNumber(2500)
+			expect((await adminCustomersRepository(t.db, admin).page({})).total).toBeGreaterThanOrEqual(SIZE.customers)
+			await adminCustomersRepository(t.db, admin).page({ page: 50 })
+			await adminProductsRepository(t.db, admin).page({})
+			await auditRepository(t.db, admin).page()
+			await auditRepository(t.db, admin).page({ page: 200 })
+		})
+	})
+})
