@@ -188,6 +188,8 @@ export const RESOURCE_ROUTE_METHODS: Readonly<Record<string, readonly string[]>>
 	'routes/store/media': ['GET', 'HEAD', 'DELETE'],
 	'routes/store/theme': ['GET', 'HEAD'],
 	'routes/admin/newsletter-export': ['GET', 'HEAD'],
+	'routes/admin/orders-export': ['GET', 'HEAD'],
+	'routes/admin/products-export': ['GET', 'HEAD'],
 }
 
 type RouteExports = { default?: unknown; loader?: unknown; action?: unknown }
