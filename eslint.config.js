@@ -33,20 +33,7 @@ export const elements = [
 	{ type: 'module', pattern: 'app/modules/*/**', capture: ['module'], what: 'one Module (reviews, the newsletter list): its definition and repository' },
 	{
 		type: 'rules',
-		pattern: [
-			'app/cart/limits.ts',
-			'app/catalog/variants.ts',
-			'app/catalog/slug.ts',
-			'app/orders/status.ts',
-			'app/orders/totals.ts',
-			'app/shipping/countries.ts',
-			'app/payments/events/outcomes.ts',
-			'app/payments/instructions.ts',
-			'app/security/form-fields.ts',
-			'app/security/strength.server.ts',
-			'app/ui/money.ts',
-			'app/exports/csv.ts',
-		],
+		pattern: 'app/rules/**',
 		what: 'pure tables and checks every layer may read',
 	},
 	{

@@ -1,4 +1,4 @@
-import { Form, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { Form, isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import { getViewer } from './auth/guards.server'
 import { databaseOutageMiddleware } from './health/outage.server'
@@ -10,9 +10,8 @@ import { isAdmin } from './data/viewer'
 import { POLICY_TITLES, isPolicyKind } from './store/identity'
 import stylesheet from './ui/app.css?url'
 import { FlashNotice } from './ui/flash'
-import { flashMiddleware, readFlash } from './ui/flash.server'
+import { flashMiddleware, readFlash } from './security/flash.server'
 import { useNonce } from './ui/nonce'
-import { Link } from './ui/link'
 
 // The outage middleware first: it wraps every other, so a session lookup that fails on the database answers 503 too [R124].
 export const middleware: Route.MiddlewareFunction[] = [databaseOutageMiddleware, formRefusalMiddleware, viewerMiddleware, flashMiddleware]

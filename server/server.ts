@@ -25,7 +25,7 @@ import { rateLimitMiddleware } from '../app/security/rate-limit/middleware.serve
 import { getStoreLimiter, rateLimitContext } from '../app/security/rate-limit/rate-limit.server'
 import { workloadCredentialGuard } from '../app/auth/workload-credential.server'
 import { closeInvalidationBus } from '../app/data/invalidation.server'
-import { releaseEstimator } from '../app/security/strength.server'
+import { releaseEstimator } from '../app/rules/strength.server'
 import { sweepTemporaryFiles } from '../app/uploads/storage/disk.server'
 import { log, routeConsoleToLog } from '../app/log/logger.server'
 import { requestLogging } from '../app/log/request-log.server'

@@ -4,7 +4,7 @@ import { deleteSessionCookie } from 'better-auth/cookies'
 import type { z } from 'zod'
 import type { Db } from '../data/db.server'
 import { fields } from '../security/form.server'
-import { passwordWeakness } from '../security/strength.server'
+import { passwordWeakness } from '../rules/strength.server'
 
 /**
  * The store's account rules, enforced inside better-auth so that the pages (which call

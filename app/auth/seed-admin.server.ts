@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Auth } from './auth.server'
 import { resetTokensOf } from './reset-links.server'
 import { roleOf } from './roles'
-import { passwordWeakness } from '../security/strength.server'
+import { passwordWeakness } from '../rules/strength.server'
 import type { Db } from '../data/db.server'
 
 /**

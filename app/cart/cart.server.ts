@@ -3,8 +3,8 @@ import { sharedCache } from '../data/shared-cache.server'
 import type { Viewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 
-import { MAX_LINE_QUANTITY, ORDER_LIMIT_MESSAGE, withinOrderLimit } from './limits'
-import { lineName } from '../catalog/variants'
+import { MAX_LINE_QUANTITY, ORDER_LIMIT_MESSAGE, withinOrderLimit } from '../rules/limits'
+import { lineName } from '../rules/variants'
 import type { StoreScope } from '../data/scope'
 
 export { MAX_LINE_QUANTITY }

@@ -1,12 +1,12 @@
 import { auditedChange, auditEntry } from '../audit/audit.server'
-import { LIMIT_ERRORS, MAX_STOCK, MAX_UNIT_PRICE_MINOR } from '../cart/limits'
+import { LIMIT_ERRORS, MAX_STOCK, MAX_UNIT_PRICE_MINOR } from '../rules/limits'
 import type { Db } from '../data/db.server'
 import { storeCountTotal } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { PRODUCT_STATUSES, forgetCatalog, type ProductStatus } from './catalog.server'
 import { isUniqueViolation } from '../data/unique-violation'
-import { lineName, lowestPrice, readOptionList, totalStock, variantProblems, variantRow, variantTitle, type VariantInput } from './variants'
+import { lineName, lowestPrice, readOptionList, totalStock, variantProblems, variantRow, variantTitle, type VariantInput } from '../rules/variants'
 
 export type ProductInput = {
 	title: string
@@ -61,7 +61,7 @@ function shown<P extends Stored>(product: P): Shown<P> {
 /**
  * The form checks these too; the repository holds the line for every other caller
  * (docs/decisions/030): prices and stock within both engines' limits, never negative, and the
- * options and variants as the rules of app/catalog/variants.ts want them [R121].
+ * options and variants as the rules of app/rules/variants.ts want them [R121].
  */
 function checkVariants(input: ProductInput) {
 	const within = (value: number, max: number) => Number.isSafeInteger(value) && value >= 0 && value <= max

@@ -5,7 +5,7 @@ import { onSignal } from '../data/signals.server'
 import type { Viewer } from '../data/viewer'
 import { searchProductIds } from './search.server'
 import { type CatalogSort, type SearchSort } from './sort'
-import { readOptionList, totalStock } from './variants'
+import { readOptionList, totalStock } from '../rules/variants'
 
 export { PRODUCT_STATUSES, type ProductStatus } from './status'
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PROJECT_ROOT } from '../config/project-root.server'
 import { forgetCatalog } from './catalog.server'
-import { lowestPrice, variantRow } from './variants'
+import { lowestPrice, variantRow } from '../rules/variants'
 import type { StoreScope } from '../data/scope'
 
 /**

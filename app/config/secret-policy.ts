@@ -20,7 +20,7 @@
  * - less than half of the secret reads as dictionary words ("my-super-secret-…").
  */
 import { createHash } from 'node:crypto'
-import { estimate, readableShare } from '../security/strength.server'
+import { estimate, readableShare } from '../rules/strength.server'
 
 export const MIN_AUTH_SECRET_LENGTH = 32
 export const MIN_AUTH_SECRET_BITS = 128

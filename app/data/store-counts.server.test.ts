@@ -10,7 +10,7 @@ import { adminCustomersRepository } from '../customers/admin-customers.server'
 import { adminOrdersRepository } from '../orders/admin-orders.server'
 import { placeOrder } from '../orders/checkout.server'
 import { dashboardRepository } from '../orders/dashboard.server'
-import { ORDER_STATUSES } from '../orders/status'
+import { ORDER_STATUSES } from '../rules/order-status'
 import type { AdminViewer } from './viewer'
 import { storeCounts } from './store-counts.server'
 

@@ -13,7 +13,7 @@ import { checkAuthSecret } from '../config/secret-policy'
 import type { Db } from '../data/db.server'
 import { boundedCheck, dependencyChecks } from '../health/readiness.server'
 import { activeVerificationSecrets, type StripeSecrets } from '../payments/connections.server'
-import { readInstructions } from '../payments/instructions'
+import { readInstructions } from '../rules/payment-instructions'
 import { connectionScope, openingSecrets, tryOpenSecret } from '../security/secret-box.server'
 import { checkStoredSecrets } from '../security/stored-secrets.server'
 

@@ -1,5 +1,5 @@
 import { auditEntry } from '../audit/audit.server'
-import { MAX_ORDER_TOTAL_MINOR } from '../cart/limits'
+import { MAX_ORDER_TOTAL_MINOR } from '../rules/limits'
 import { type Db, transaction } from '../data/db.server'
 import { isUniqueViolation } from '../data/unique-violation'
 import type { AdminViewer } from '../data/viewer'

@@ -22,7 +22,7 @@ import type { AdminViewer, Viewer } from '../data/viewer'
 import { DomainError } from '../errors.server'
 import { adminOrdersRepository } from '../orders/admin-orders.server'
 import { placeOrder } from '../orders/checkout.server'
-import { chargeLines } from '../orders/totals'
+import { chargeLines } from '../rules/totals'
 import { type DiscountInput, adminDiscountsRepository } from './admin-discounts.server'
 import { REFUSAL_MESSAGES } from './pricing'
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MAX_TAX_BASIS_POINTS, chargeLines, orderTotals, splitInProportion } from '../orders/totals'
+import { MAX_TAX_BASIS_POINTS, chargeLines, orderTotals, splitInProportion } from '../rules/totals'
 import { type DiscountRule, goodsDiscount, refusalOf } from './pricing'
 
 /** n ÷ d rounded to the nearest integer, halves up, for non-negative BigInts. */

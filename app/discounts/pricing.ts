@@ -28,7 +28,7 @@ export type DiscountRule = {
 /**
  * What the code takes off the goods, in minor units: a percentage rounded to the nearest minor
  * unit (halves away from zero), a fixed amount, never more than the goods cost, never below zero.
- * Free shipping takes nothing off the goods (checkout waives the shipping: app/orders/totals.ts).
+ * Free shipping takes nothing off the goods (checkout waives the shipping: app/rules/totals.ts).
  */
 export function goodsDiscount(rule: Pick<DiscountRule, 'kind' | 'value'>, subtotalMinor: number) {
 	if (subtotalMinor <= 0 || rule.value <= 0) return 0

@@ -1,6 +1,6 @@
 import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
-import { csvLine, decimal } from './csv'
+import { csvLine, decimal } from '../rules/csv'
 
 /** Orders read per query: a batch is all an export ever holds in memory. */
 export const EXPORT_BATCH = 500

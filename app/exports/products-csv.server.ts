@@ -1,6 +1,6 @@
 import type { Db } from '../data/db.server'
 import type { AdminViewer } from '../data/viewer'
-import { csvLine, decimal } from './csv'
+import { csvLine, decimal } from '../rules/csv'
 import { EXPORT_BATCH } from './orders-csv.server'
 
 export const PRODUCT_COLUMNS = ['product_slug', 'product_title', 'status', 'option_names', 'variant_title', 'option_values', 'sku', 'price', 'stock'] as const

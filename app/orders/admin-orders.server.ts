@@ -5,13 +5,13 @@ import { announce } from '../data/signals.server'
 import { storeCountTotal } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
-import { MAX_STOCK } from '../cart/limits'
+import { MAX_STOCK } from '../rules/limits'
 import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './contention.server'
 import { ORDER_LINE_ORDER } from './listing-order'
 import { orderDetailFields, refundMail, transitionOrder } from './orders.server'
-import { ORDER_STATUSES, canTransition, type OrderStatus } from './status'
+import { ORDER_STATUSES, canTransition, type OrderStatus } from '../rules/order-status'
 import { viewerScope } from '../data/scope'
-import { formatMoney } from '../ui/money'
+import { formatMoney } from '../rules/money'
 
 export const ADMIN_ORDERS_PAGE_SIZE = 20
 /** The most recent provider events shown on an Order's admin page. */
@@ -68,7 +68,7 @@ function detailOf(raw: string | null): Record<string, unknown> {
 
 /**
  * Orders as Store Admin runs them: list, detail, and the transitions of
- * app/orders/status.ts. Cancelling returns the stock; a refund is recorded (the Order is
+ * app/rules/order-status.ts. Cancelling returns the stock; a refund is recorded (the Order is
  * `refunded` once the whole total is refunded). Each write and its audit row share a transaction.
  */
 export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: RefundSender = byHandOnly) {

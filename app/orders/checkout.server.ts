@@ -1,8 +1,8 @@
 import { orderMail } from './mail.server'
 import { randomUUID } from 'node:crypto'
 import { cartOwner, forgetCartCount } from '../cart/cart.server'
-import { lineName } from '../catalog/variants'
-import { ORDER_LIMIT_MESSAGE, withinOrderLimit } from '../cart/limits'
+import { lineName } from '../rules/variants'
+import { ORDER_LIMIT_MESSAGE, withinOrderLimit } from '../rules/limits'
 import { type Db, sql, sqlJoin } from '../data/db.server'
 import { announce } from '../data/signals.server'
 import type { Viewer } from '../data/viewer'
@@ -11,7 +11,7 @@ import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './conten
 import { existingOrderToken, hashOrderToken, orderToken } from './token.server'
 import { isUniqueViolation } from '../data/unique-violation'
 import { shippingAndTax } from '../shipping/shipping.server'
-import { orderTotals } from './totals'
+import { orderTotals } from '../rules/totals'
 import { type ChosenDiscount, chooseDiscount, isRepeatedRedemption, redeemDiscount, refused } from '../discounts/redeem.server'
 
 export type CheckoutDetails = {

@@ -3,7 +3,7 @@ import type { UserViewer, Viewer } from '../data/viewer'
 import { NEWEST_ORDERS_FIRST, ORDER_LINE_ORDER } from './listing-order'
 import { orderMail } from './mail.server'
 import { DomainError, StoreBusyError } from '../errors.server'
-import { canTransition, type OrderStatus } from './status'
+import { canTransition, type OrderStatus } from '../rules/order-status'
 import { hashOrderToken, ORDER_TOKEN } from './token.server'
 import type { StoreScope } from '../data/scope'
 

@@ -11,7 +11,7 @@ import { DETAILS, createProduct, newGuest, offline, stockOf } from '../../tests/
 import { PROVIDERS, type TestDatabase, openTestDatabase } from '../../tests/helpers/databases'
 import { cartRepository } from '../cart/cart.server'
 import { placeOrder } from './checkout.server'
-import { orderTotals } from './totals'
+import { orderTotals } from '../rules/totals'
 
 describe.each(PROVIDERS)('shipping and tax at checkout on %s', (provider) => {
 	let t: TestDatabase

@@ -4,7 +4,7 @@ import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { type StripeSecrets, type VerificationSecrets, connectionSecrets, ROTATION_OVERLAP_MS } from './connections.server'
 import { forgetEndpoints } from './events/receive.server'
-import { type PaymentInstructions, paymentInstructionsSchema, readInstructions } from './instructions'
+import { type PaymentInstructions, paymentInstructionsSchema, readInstructions } from '../rules/payment-instructions'
 import { connectionScope, sealSecret } from '../security/secret-box.server'
 import { viewerScope } from '../data/scope'
 

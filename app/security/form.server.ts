@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 import { z } from 'zod'
 import { DomainError, StoreBusyError } from '../errors.server'
-import { HONEYPOT_FIELD } from './form-fields'
+import { HONEYPOT_FIELD } from '../rules/form-fields'
 import { BodyTooLargeError, readBodyWithin } from './body-limit.server'
 
 export { BodyTooLargeError, readBodyWithin }

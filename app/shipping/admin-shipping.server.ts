@@ -1,12 +1,12 @@
 import { auditEntry } from '../audit/audit.server'
-import { MAX_ORDER_TOTAL_MINOR } from '../cart/limits'
+import { MAX_ORDER_TOTAL_MINOR } from '../rules/limits'
 import { type Db, transaction } from '../data/db.server'
 import { viewerScope } from '../data/scope'
 import { isUniqueViolation } from '../data/unique-violation'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
-import { MAX_TAX_BASIS_POINTS } from '../orders/totals'
-import { MAX_ZONE_COUNTRIES, isCountryCode } from './countries'
+import { MAX_TAX_BASIS_POINTS } from '../rules/totals'
+import { MAX_ZONE_COUNTRIES, isCountryCode } from '../rules/countries'
 import { shippingTable, splitCountries } from './shipping.server'
 
 export type ZoneInput = { name: string; countries: string[] }

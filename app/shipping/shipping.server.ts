@@ -1,8 +1,8 @@
 import type { Db } from '../data/db.server'
 import type { StoreScope } from '../data/scope'
 import { DomainError } from '../errors.server'
-import type { ShippingChoice } from '../orders/totals'
-import { countryName } from './countries'
+import type { ShippingChoice } from '../rules/totals'
+import { countryName } from '../rules/countries'
 
 /** A zone as checkout offers it: its countries and rates, cheapest first. */
 export type ShippingZoneView = {

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
-import { Form, useSearchParams } from 'react-router'
+import { Form, Link, useSearchParams } from 'react-router'
 import { Pager } from './pager'
-import { Link } from './link'
 
 export type Column<T> = { header: string; cell(row: T): ReactNode }
 

@@ -1,4 +1,4 @@
-import { countryChoices } from '../shipping/countries'
+import { countryChoices } from '../rules/countries'
 import { FieldError } from './forms'
 
 type CountrySelectProps = {

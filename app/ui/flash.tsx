@@ -1,8 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useNavigation } from 'react-router'
-
-/** A one-time notice, as the root loader hands it over. */
-export type Flash = { kind: 'success' | 'info'; message: string }
+import type { Flash } from '../rules/flash'
 
 /**
  * A one-time notice after a save; announced to screen readers politely. It goes as soon as the

@@ -1,4 +1,4 @@
-import { HONEYPOT_FIELD } from '../security/form-fields'
+import { HONEYPOT_FIELD } from '../rules/form-fields'
 
 export function FieldError({ id, message }: { id: string; message?: string }) {
 	if (!message) return null

@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from 'react-router'
 import type { loader as rootLoader } from '../root'
-import { formatMoney } from './money'
+import { formatMoney } from '../rules/money'
 
 /** Formats minor units in the Store's currency and locale (from the root loader). */
 export function useMoney() {

@@ -1,6 +1,6 @@
-import { ORDER_STATUS_LABELS, type OrderStatus } from '../orders/status'
+import { ORDER_STATUS_LABELS, type OrderStatus } from '../rules/order-status'
 import { Price } from './money-format'
-import { percentText } from '../orders/totals'
+import { percentText } from '../rules/totals'
 
 export type OrderView = {
 	number: number

@@ -1,6 +1,6 @@
+import { Link } from 'react-router'
 import { Price } from './money-format'
 import { StatusBadge } from './badge'
-import { Link } from './link'
 
 type OrderRow = { number: number; createdAt: string; status: string; totalMinor: number; currency: string }
 

@@ -1,5 +1,4 @@
-import { useSearchParams } from 'react-router'
-import { Link } from './link'
+import { Link, useSearchParams } from 'react-router'
 
 /**
  * Previous / next links of a paginated list, keeping the other query parameters (search,

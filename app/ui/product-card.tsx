@@ -1,7 +1,7 @@
+import { Link } from 'react-router'
 import { srcSetOf } from './image-sources'
 import { Price } from './money-format'
 import { StockBadge } from './stock'
-import { Link } from './link'
 
 type Card = { slug: string; title: string; priceMinor: number; priceVaries?: boolean; stock: number; imageKey: string | null }
 

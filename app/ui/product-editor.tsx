@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { Form, useNavigation } from 'react-router'
-import { LIMIT_TEXT } from '../cart/limits'
-import { MAX_OPTIONS, MAX_VARIANTS } from '../catalog/variants'
-import { slugFromTitle } from '../catalog/slug'
+import { LIMIT_TEXT } from '../rules/limits'
+import { MAX_OPTIONS, MAX_VARIANTS } from '../rules/variants'
+import { slugFromTitle } from '../rules/slug'
 import { Field, FormError } from './forms'
 
 // The limits the server enforces (docs/decisions/030), said beside the fields that have them.

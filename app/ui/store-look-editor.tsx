@@ -1,6 +1,5 @@
-import { Form, useNavigation } from 'react-router'
+import { Form, Link, useNavigation } from 'react-router'
 import { FieldError } from './forms'
-import { Link } from './link'
 
 type Look = {
 	logo: { key: string; width: number | null; height: number | null } | null

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_UNIT_PRICE_MINOR } from '../../app/cart/limits'
+import { MAX_UNIT_PRICE_MINOR } from '../../app/rules/limits'
 import { type StoreProcess, startStoreProcess } from '../e2e/support/store-process'
 import { createProduct } from '../helpers/commerce'
 import { PROVIDERS, openPrivateTestDatabase } from '../helpers/databases'

@@ -1,11 +1,10 @@
-import { data, Form, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/account'
 import { requireUser } from '../../auth/guards.server'
 import { userRepositoriesFor } from '../../repositories.server'
 import { fields, formSchema, parseForm } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { Field, FormError } from '../../ui/forms'
-import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Your account' }]
 

@@ -1,10 +1,9 @@
-import { data } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/order'
-import { connectionForBuyer } from '../../payments/instructions'
+import { connectionForBuyer } from '../../rules/payment-instructions'
 import { requireUser } from '../../auth/guards.server'
 import { userRepositoriesFor } from '../../repositories.server'
 import { OrderDetails } from '../../ui/order-details'
-import { Link } from '../../ui/link'
 
 export const meta = ({ data: order }: Route.MetaArgs) => [{ title: order ? `Order #${order.number}` : 'Order' }]
 

@@ -1,8 +1,8 @@
+import { Link } from 'react-router'
 import type { Route } from './+types/orders'
 import { requireUser } from '../../auth/guards.server'
 import { userRepositoriesFor } from '../../repositories.server'
 import { OrdersTable } from '../../ui/orders-table'
-import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Your orders' }]
 

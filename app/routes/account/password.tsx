@@ -6,7 +6,7 @@ import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { requireUser } from '../../auth/guards.server'
 import { safeRedirect } from '../../auth/safe-redirect'
 import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { Field, FormError } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Change your password' }]

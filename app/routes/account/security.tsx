@@ -7,7 +7,7 @@ import { confirmEnrolment, disableTwoFactor, startEnrolment } from '../../auth/t
 import { userRepositoriesFor } from '../../repositories.server'
 import type { UserViewer } from '../../data/viewer'
 import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { FormError } from '../../ui/forms'
 import { type Enrolment, TwoFactorSection } from '../../ui/two-factor-section'
 

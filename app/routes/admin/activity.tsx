@@ -1,9 +1,9 @@
+import { Link } from 'react-router'
 import type { Route } from './+types/activity'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { pageParam } from '../../security/form.server'
 import { Pager } from '../../ui/pager'
-import { Link } from '../../ui/link'
 import { activityWords } from '../../ui/activity-words'
 
 export const meta = () => [{ title: 'Activity · Store Admin' }]

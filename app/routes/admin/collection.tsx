@@ -1,14 +1,13 @@
-import { data, Form } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/collection'
 import { requireAdmin } from '../../auth/guards.server'
 import { DomainError } from '../../errors.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formFailure, parseForm, recordId } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { Field, FormError } from '../../ui/forms'
 import { MoveButtons, RowButton } from '../../ui/move-buttons'
 import { collectionForm, confirmForm, moveProductForm, productChoiceForm } from './collection-form.server'
-import { Link } from '../../ui/link'
 
 export const meta = ({ data: loaded }: Route.MetaArgs) => [{ title: `${loaded?.collection.title ?? 'Collection'} · Store Admin` }]
 

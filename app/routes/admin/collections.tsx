@@ -1,13 +1,12 @@
-import { data, Form } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/collections'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formFailure, parseForm } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { Field, FormError } from '../../ui/forms'
 import { MoveButtons } from '../../ui/move-buttons'
 import { collectionForm, moveCollectionForm } from './collection-form.server'
-import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Collections · Store Admin' }]
 

@@ -6,9 +6,9 @@ import { getConfig } from '../../config/env.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { CONNECTION_HANDLE } from '../../payments/connections.server'
 import { domainFailure, formFailure, formSchema, parseForm } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { Field, FieldError, FormError } from '../../ui/forms'
-import { paymentInstructionsSchema } from '../../payments/instructions'
+import { paymentInstructionsSchema } from '../../rules/payment-instructions'
 
 export const meta = () => [{ title: 'Connections · Store Admin' }]
 

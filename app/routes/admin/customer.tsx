@@ -1,4 +1,4 @@
-import { data } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/customer'
 import { requireAdmin } from '../../auth/guards.server'
 import { DomainError } from '../../errors.server'
@@ -6,7 +6,6 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { recordId } from '../../security/form.server'
 import { Price } from '../../ui/money-format'
 import { OrdersTable } from '../../ui/orders-table'
-import { Link } from '../../ui/link'
 
 export const meta = ({ data: loaded }: Route.MetaArgs) => [{ title: `${loaded?.customer.name ?? 'Customer'} · Store Admin` }]
 

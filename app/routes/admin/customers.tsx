@@ -1,10 +1,10 @@
+import { Link } from 'react-router'
 import type { Route } from './+types/customers'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { listQuery } from '../../security/form.server'
 import { AdminList } from '../../ui/admin-list'
 import { Price } from '../../ui/money-format'
-import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Customers · Store Admin' }]
 

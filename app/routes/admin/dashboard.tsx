@@ -1,3 +1,4 @@
+import { Link } from 'react-router'
 import type { Route } from './+types/dashboard'
 import { CheckBadge } from '../../ui/badge'
 import { requireAdmin } from '../../auth/guards.server'
@@ -5,7 +6,6 @@ import { CAPABILITIES, stateOf } from '../../config/capabilities'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { Price } from '../../ui/money-format'
 import { LOW_STOCK } from '../../ui/stock'
-import { Link } from '../../ui/link'
 
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)

@@ -1,11 +1,10 @@
-import { data, Form } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/discount-new'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { FormError } from '../../ui/forms'
-import { Link } from '../../ui/link'
 import { DiscountFields } from './discount-fields'
 import { parseDiscountForm } from './discount-form.server'
 

@@ -1,8 +1,8 @@
+import { Link } from 'react-router'
 import type { Route } from './+types/discounts'
 import { requireAdmin } from '../../auth/guards.server'
-import { percentText } from '../../orders/totals'
+import { percentText } from '../../rules/totals'
 import { adminRepositoriesFor } from '../../repositories.server'
-import { Link } from '../../ui/link'
 import { Price } from '../../ui/money-format'
 
 export const meta = () => [{ title: 'Discounts · Store Admin' }]

@@ -6,7 +6,7 @@ import { OUTBOX_STATUSES, type OutboxStatus } from '../../email/statuses'
 import { sendingConfigured } from '../../email/outbox.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formSchema, parseForm } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { StateLinks } from '../../ui/admin-list'
 
 export const meta = () => [{ title: 'Email · Store Admin' }]

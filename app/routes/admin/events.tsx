@@ -1,4 +1,4 @@
-import { data, Form } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/events'
 import { requireAdmin } from '../../auth/guards.server'
@@ -6,8 +6,7 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formSchema, pageParam, parseForm, recordId } from '../../security/form.server'
 import { EventResult } from '../../ui/event-result'
 import { Pager } from '../../ui/pager'
-import { redirectWithFlash } from '../../ui/flash.server'
-import { Link } from '../../ui/link'
+import { redirectWithFlash } from '../../security/flash.server'
 
 export const meta = () => [{ title: 'Events · Store Admin' }]
 

@@ -1,7 +1,6 @@
-import { NavLink, Outlet } from 'react-router'
+import { Link, NavLink, Outlet } from 'react-router'
 import type { Route } from './+types/layout'
 import { requireAdmin } from '../../auth/guards.server'
-import { Link } from '../../ui/link'
 
 /**
  * [R5] every request under /admin — document, data request for any

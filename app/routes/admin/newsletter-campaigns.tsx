@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { data } from 'react-router'
+import { data, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/newsletter-campaigns'
 import { requireAdmin } from '../../auth/guards.server'
 import { CAMPAIGN_BODY_MAX, CAMPAIGN_SUBJECT_MAX } from '../../newsletter/campaigns.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formSchema, parseForm } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
-import { Link } from '../../ui/link'
+import { redirectWithFlash } from '../../security/flash.server'
 import { CampaignForm, CampaignProgress } from './campaign-form'
 
 export const meta = () => [{ title: 'Newsletter campaigns · Store Admin' }]

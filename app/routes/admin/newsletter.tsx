@@ -1,10 +1,10 @@
+import { Link } from 'react-router'
 import { randomUUID } from 'node:crypto'
 import type { Route } from './+types/newsletter'
 import { requireAdmin } from '../../auth/guards.server'
 import { SUBSCRIBER_STATES, type SubscriberState } from '../../newsletter/subscriber-states'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { StateLinks } from '../../ui/admin-list'
-import { Link } from '../../ui/link'
 import { CampaignForm } from './campaign-form'
 
 export const meta = () => [{ title: 'Newsletter · Store Admin' }]

@@ -1,19 +1,18 @@
-import { data, Form } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/order'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { DomainError } from '../../errors.server'
 import { NOTE_MAX } from '../../orders/notes'
-import { canTransition } from '../../orders/status'
+import { canTransition } from '../../rules/order-status'
 import { domainFailure, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { refusalHeaders } from '../../security/rate-limit/rate-limit.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { FormError } from '../../ui/forms'
 import { EventResult } from '../../ui/event-result'
 import { OrderDetails } from '../../ui/order-details'
 import { Price } from '../../ui/money-format'
-import { Link } from '../../ui/link'
 
 /** A change that gave up under contention carries its Retry-After to the page. */
 export const headers = refusalHeaders

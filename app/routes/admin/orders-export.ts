@@ -2,7 +2,7 @@ import { data } from 'react-router'
 import type { Route } from './+types/orders-export'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
-import { parseDay } from '../../exports/csv'
+import { parseDay } from '../../rules/csv'
 import { csvResponse } from './csv-response.server'
 
 const DAY_MS = 24 * 60 * 60 * 1000

@@ -1,13 +1,13 @@
+import { Link } from 'react-router'
 import type { Route } from './+types/orders'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
-import { ORDER_STATUSES, type OrderStatus } from '../../orders/status'
+import { ORDER_STATUSES, type OrderStatus } from '../../rules/order-status'
 import { listQuery } from '../../security/form.server'
 import { AdminList } from '../../ui/admin-list'
 import { StatusBadge } from '../../ui/badge'
 import { Price } from '../../ui/money-format'
 import { statusLabel } from '../../ui/order-details'
-import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Orders · Store Admin' }]
 

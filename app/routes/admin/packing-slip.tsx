@@ -1,10 +1,9 @@
-import { data } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/packing-slip'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { DomainError } from '../../errors.server'
-import { countryName } from '../../shipping/countries'
-import { Link } from '../../ui/link'
+import { countryName } from '../../rules/countries'
 import { PrintButton } from '../../ui/print-button'
 
 export const meta = ({ data: slip }: Route.MetaArgs) => [{ title: `Packing slip #${slip?.number ?? ''} · Store Admin` }]

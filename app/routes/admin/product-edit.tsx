@@ -1,11 +1,11 @@
-import { data, Form } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/product-edit'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { DomainError } from '../../errors.server'
 import { domainFailure, formFailure, formSchema, parseForm, recordId } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { ProductEditor } from '../../ui/product-editor'
 import { ProductGalleryEditor } from '../../ui/product-gallery-editor'
 import { MAX_PRODUCT_IMAGES } from '../../catalog/product-images.server'
@@ -14,7 +14,6 @@ import type { AdminViewer } from '../../data/viewer'
 import { receiveFiles, UploadError } from '../../uploads/intake.server'
 import { OBJECT_KEY } from '../../uploads/storage/storage'
 import { readProductForm } from './product-form.server'
-import { Link } from '../../ui/link'
 
 export const meta = ({ data: loaded }: Route.MetaArgs) => [{ title: `${loaded?.product.title ?? 'Product'} · Store Admin` }]
 

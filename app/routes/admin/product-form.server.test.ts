@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { LIMIT_ERRORS, MAX_STOCK, MAX_UNIT_PRICE_MINOR } from '../../cart/limits'
-import { MAX_VARIANTS } from '../../catalog/variants'
+import { LIMIT_ERRORS, MAX_STOCK, MAX_UNIT_PRICE_MINOR } from '../../rules/limits'
+import { MAX_VARIANTS } from '../../rules/variants'
 import { readProductForm } from './product-form.server'
 
 const valid = { title: 'Mug', slug: 'mug', description: '', 'variant.0.price': '24.50', 'variant.0.stock': '7', status: 'active', imageKey: '' }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { LIMIT_ERRORS, MAX_STOCK, MAX_UNIT_PRICE_MINOR } from '../../cart/limits'
+import { LIMIT_ERRORS, MAX_STOCK, MAX_UNIT_PRICE_MINOR } from '../../rules/limits'
 import { PRODUCT_STATUSES } from '../../catalog/catalog.server'
-import { MAX_OPTIONS, MAX_VARIANTS, variantProblems, type VariantInput } from '../../catalog/variants'
+import { MAX_OPTIONS, MAX_VARIANTS, variantProblems, type VariantInput } from '../../rules/variants'
 import { formFailure, formSchema, parseForm, recordId, validateFields, type FormResult } from '../../security/form.server'
 import { OBJECT_KEY } from '../../uploads/storage/storage'
 

@@ -1,3 +1,4 @@
+import { Link } from 'react-router'
 import type { Route } from './+types/products'
 import { requireAdmin } from '../../auth/guards.server'
 import { PRODUCT_STATUSES } from '../../catalog/status'
@@ -5,7 +6,6 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { listQuery } from '../../security/form.server'
 import { AdminList } from '../../ui/admin-list'
 import { Price } from '../../ui/money-format'
-import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Products · Store Admin' }]
 

@@ -1,14 +1,13 @@
-import { data, Form } from 'react-router'
+import { data, Form, Link } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/reviews'
 import { requireAdmin } from '../../auth/guards.server'
 import { REVIEW_STATUSES, type ReviewStatus } from '../../modules/reviews/definition'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formSchema, parseForm, recordId } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { StateLinks } from '../../ui/admin-list'
 import { FormError } from '../../ui/forms'
-import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Reviews · Store Admin' }]
 

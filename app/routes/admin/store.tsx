@@ -11,7 +11,7 @@ import { StoreLookEditor } from '../../ui/store-look-editor'
 import { AdminNotEnrolledError } from '../../store/store.server'
 import { STORE_CURRENCIES } from '../../store/currencies'
 import { domainFailure, fields, formFailure, formSchema, parseForm } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { Field, FieldError, FormError } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Store profile · Store Admin' }]

@@ -5,7 +5,7 @@ import { getConfig } from '../../config/env.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { formFailure } from '../../security/form.server'
 import { receiveFiles, UploadError } from '../../uploads/intake.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { FormError } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Uploads · Store Admin' }]

@@ -6,7 +6,7 @@ import { resetPassword } from '../../auth/credentials.server'
 import { getConfig } from '../../config/env.server'
 import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { Field, FormError } from '../../ui/forms'
 
 export const meta = () => [{ title: 'Choose a new password' }]

@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation, useSearchParams } from 'react-router'
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/sign-in-two-factor'
 import { homeAfterSignIn } from '../../auth/home'
@@ -9,7 +9,6 @@ import { TWO_FACTOR_PATH } from '../../auth/two-factor-paths'
 import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { Field, FormError } from '../../ui/forms'
-import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Two-factor sign-in' }]
 

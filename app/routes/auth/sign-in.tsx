@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation, useSearchParams } from 'react-router'
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
 import type { Route } from './+types/sign-in'
 import { homeAfterSignIn } from '../../auth/home'
 import { signInWithEmail } from '../../auth/credentials.server'
@@ -14,7 +14,6 @@ import { managedSignInButton } from '../../auth/sso.server'
 import { ManagedSignIn } from '../../ui/managed-sign-in'
 import { ENROLMENT_REQUIRED_MESSAGE, TWO_FACTOR_ENROLMENT_REQUIRED } from '../../auth/two-factor.server'
 import { TWO_FACTOR_PATH, TWO_FACTOR_RESTART, TWO_FACTOR_RESTART_MESSAGE } from '../../auth/two-factor-flow.server'
-import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Sign in' }]
 

@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation, useSearchParams } from 'react-router'
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
 import type { Route } from './+types/sign-up'
 import { PASSWORD_TOO_WEAK } from '../../auth/account-rules.server'
 import { signUpWithEmail } from '../../auth/credentials.server'
@@ -7,7 +7,6 @@ import { safeRedirect, withRedirect } from '../../auth/safe-redirect'
 import { fields, formFailure, formSchema, parseForm } from '../../security/form.server'
 import { rateLimitedForm } from '../../security/rate-limit/rate-limit.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
-import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Create an account' }]
 

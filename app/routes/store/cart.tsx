@@ -1,15 +1,14 @@
-import { data, Form, useNavigation } from 'react-router'
+import { data, Form, Link, useNavigation } from 'react-router'
 import type { Route } from './+types/cart'
 import { getViewer } from '../../auth/guards.server'
-import { MAX_LINE_QUANTITY } from '../../cart/limits'
-import { lineName } from '../../catalog/variants'
+import { MAX_LINE_QUANTITY } from '../../rules/limits'
+import { lineName } from '../../rules/variants'
 import { repositoriesFor } from '../../repositories.server'
 import { domainFailure, formFailure, formSchema, parseForm, recordId, wholeNumber } from '../../security/form.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { FormError } from '../../ui/forms'
 import { Price } from '../../ui/money-format'
 import { z } from 'zod'
-import { Link } from '../../ui/link'
 
 export const meta = () => [{ title: 'Your cart' }]
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { fields, formSchema } from '../../security/form.server'
-import { isCountryCode } from '../../shipping/countries'
+import { isCountryCode } from '../../rules/countries'
 import { CHECKOUT_TEXT_FIELDS, type CheckoutTextField, type CheckoutValues } from './checkout-fields'
 
 const text = (label: string, max: number) => z.string().trim().min(1, `Enter ${label}`).max(max, `Use at most ${max} characters`)

@@ -1,8 +1,8 @@
+import { Link } from 'react-router'
 import type { ShippingTable } from '../../shipping/shipping.server'
-import { countryName } from '../../shipping/countries'
-import { orderTotals, percentText } from '../../orders/totals'
+import { countryName } from '../../rules/countries'
+import { orderTotals, percentText } from '../../rules/totals'
 import { Price } from '../../ui/money-format'
-import { Link } from '../../ui/link'
 
 type Rate = ShippingTable['zones'][number]['rates'][number]
 

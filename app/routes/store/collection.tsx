@@ -1,11 +1,10 @@
-import { data } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/collection'
 import { getViewer } from '../../auth/guards.server'
 import { repositoriesFor } from '../../repositories.server'
 import { pageParam } from '../../security/form.server'
 import { ProductGrid } from '../../ui/catalog-tools'
 import { Pager } from '../../ui/pager'
-import { Link } from '../../ui/link'
 
 export function meta({ data: found }: Route.MetaArgs) {
 	return [{ title: found ? found.collection.title : 'Collection not found' }]

@@ -1,4 +1,4 @@
-import { Form, useRouteLoaderData } from 'react-router'
+import { Form, Link, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/home'
 import { getViewer } from '../../auth/guards.server'
 import { CATALOG_SORTS, sortFrom, sortOptions } from '../../catalog/sort'
@@ -7,7 +7,6 @@ import type { loader as rootLoader } from '../../root'
 import { pageParam } from '../../security/form.server'
 import { Pager } from '../../ui/pager'
 import { ProductGrid, SortSelect } from '../../ui/catalog-tools'
-import { Link } from '../../ui/link'
 
 /** The tab shows the Store's own name, from the root loader. */
 export function meta({ matches }: { matches: ReadonlyArray<{ id: string; data?: unknown } | undefined> }) {

@@ -2,10 +2,10 @@ import { redirect } from 'react-router'
 import { getConfig } from '../../config/env.server'
 import type { Viewer } from '../../data/viewer'
 import { repositoriesFor } from '../../repositories.server'
-import { redirectWithFlash } from '../../ui/flash.server'
+import { redirectWithFlash } from '../../security/flash.server'
 import { log } from '../../log/logger.server'
-import { chargeLines } from '../../orders/totals'
-import { lineName } from '../../catalog/variants'
+import { chargeLines } from '../../rules/totals'
+import { lineName } from '../../rules/variants'
 
 type PayableOrder = {
 	id: string

@@ -1,9 +1,8 @@
-import { data } from 'react-router'
+import { data, Link } from 'react-router'
 import type { Route } from './+types/policy'
 import { getViewer } from '../../auth/guards.server'
 import { repositoriesFor } from '../../repositories.server'
 import { POLICY_TITLES, policyParagraphs } from '../../store/identity'
-import { Link } from '../../ui/link'
 
 export function meta({ data: found }: Route.MetaArgs) {
 	return [{ title: found ? found.title : 'Page not found' }]

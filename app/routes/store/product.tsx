@@ -1,9 +1,9 @@
 import { useState } from 'react'
-import { data, Form, useNavigation, useSearchParams } from 'react-router'
+import { data, Form, Link, useNavigation, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/product'
 import { getViewer } from '../../auth/guards.server'
-import { MAX_LINE_QUANTITY } from '../../cart/limits'
+import { MAX_LINE_QUANTITY } from '../../rules/limits'
 import { REVIEW_BODY_MAX, REVIEW_TITLE_MAX } from '../../modules/reviews/definition'
 import { repositoriesFor } from '../../repositories.server'
 import { domainFailure, formSchema, parseForm, recordId, wholeNumber } from '../../security/form.server'
@@ -13,8 +13,7 @@ import { Price } from '../../ui/money-format'
 import { ProductGallery } from '../../ui/product-gallery'
 import { ReviewForm, Reviews } from '../../ui/reviews'
 import { StockBadge } from '../../ui/stock'
-import { redirectWithFlash } from '../../ui/flash.server'
-import { Link } from '../../ui/link'
+import { redirectWithFlash } from '../../security/flash.server'
 
 export const meta = ({ data: product }: Route.MetaArgs) => [{ title: product ? product.title : 'Product' }]
 export const headers = refusalHeaders

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MAX_ORDER_TOTAL_MINOR } from '../cart/limits'
+import { MAX_ORDER_TOTAL_MINOR } from './limits'
 import { MAX_TAX_BASIS_POINTS, chargeLines, orderTotals, percentText, shippingCost, taxOf } from './totals'
 
 const amount = fc.integer({ min: 0, max: MAX_ORDER_TOTAL_MINOR })

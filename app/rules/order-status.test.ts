@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canTransition, ORDER_STATUSES, ORDER_TRANSITIONS } from './status'
+import { canTransition, ORDER_STATUSES, ORDER_TRANSITIONS } from './order-status'
 
 /** Every pair, spelled out: the table is the whole truth about order states. */
 const ALLOWED = new Set(['awaiting_payment→paid', 'awaiting_payment→cancelled', 'paid→fulfilled', 'paid→refunded', 'paid→cancelled', 'fulfilled→refunded'])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { instructionLines, isValidIban, paymentInstructionsSchema, readInstructions } from './instructions'
+import { instructionLines, isValidIban, paymentInstructionsSchema, readInstructions } from './payment-instructions'
 
 const valid = {
 	bankName: 'Example Bank',

@@ -1,6 +1,6 @@
 import { createContext, createCookie, type MiddlewareFunction, type RouterContextProvider, redirect } from 'react-router'
 import { getConfig } from '../config/env.server'
-import type { Flash } from './flash'
+import type { Flash } from '../rules/flash'
 
 /**
  * One-time notices after a successful save ("Password changed"), carried across the

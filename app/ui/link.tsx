@@ -1,1 +1,0 @@
-export { Link } from 'react-router'
