@@ -95,11 +95,32 @@ async function measureStore(url: string, { seconds, connections }: ScaleOptions)
 			rows.push(shown(await measure(page.title, options)))
 		}
 		rows.push(shown(await checkoutRow(server, { connections, count: 200, warmUp: 50, slug }), 'POST /checkout'))
-		return { rows, rssPeak: rss.peak }
+		const exported = await exportAllOrders(base, admin)
+		// Still serving after it: a heap too small for the export would have ended the process.
+		const alive = (await fetch(`${base}/healthz`).catch(() => null))?.status === 200
+		return { rows, rssPeak: rss.peak, exported, alive }
 	} finally {
 		rss.stop()
 		await server.stop()
 	}
+}
+
+/**
+ * Store Admin's CSV of every Order, read as it streams, under the heap cap `npm start` sets: how
+ * long it took, its lines and size. The RSS sampled meanwhile is part of the store's peak.
+ */
+async function exportAllOrders(base: string, cookie: string) {
+	const started = performance.now()
+	const response = await fetch(`${base}/admin/orders/export.csv`, { headers: { cookie } })
+	if (!response.ok || !response.body) throw new Error(`the Orders export answered ${response.status}`)
+	let lines = 0
+	let bytes = 0
+	const reader = response.body.getReader()
+	for (let read = await reader.read(); !read.done; read = await reader.read()) {
+		bytes += read.value.byteLength
+		for (const byte of read.value) if (byte === 10) lines++
+	}
+	return { seconds: Math.round((performance.now() - started) / 100) / 10, lines, mb: Math.round(bytes / 1e5) / 10 }
 }
 
 const shown = (row: Row, page = row.route): Measured => ({ page, p50: row['p50 ms'], p99: row['p99 ms'], ok: row['ok %'] })
@@ -128,7 +149,13 @@ export async function benchScale(options: ScaleOptions) {
 		console.log(`\n${options.seconds}s per page, ${options.connections} connections; ms; × is large ÷ demo (target ≤ 1.5)\n`)
 		console.table(table)
 		for (const row of table) console.log(`scale: ${row.page}  p50x=${row['p50 ×']} p99x=${row['p99 ×']}`)
-		console.log(`scale: rss_peak_mb demo=${small.rssPeak} large=${big.rssPeak}`)
+		const exported = (run: { exported: { seconds: number; lines: number; mb: number } }) =>
+			`${run.exported.lines} lines, ${run.exported.mb} MB in ${run.exported.seconds} s`
+		console.log(`scale: orders_export demo=${exported(small)} large=${exported(big)}`)
+		console.log(
+			`scale: rss_peak_mb demo=${small.rssPeak} large=${big.rssPeak} (heap cap: ${process.env.npm_package_config_node_flags ?? 'package.json config.node_flags'})`,
+		)
+		console.log(`scale: server_alive_after demo=${small.alive} large=${big.alive}`)
 	} finally {
 		demo.cleanUp()
 		large.cleanUp()
