@@ -51,7 +51,7 @@ const files = []
 const walk = (list) => { for (const route of list) { files.push(route.file); walk(route.children ?? []) } }
 walk(routes)
 await import('./app/root.tsx')
-for (const file of files) await import('./app' + file)
+for (const file of files) await import('./app/' + file)
 // What server/server.ts wires in front of the routes.
 await import('./app/security/http.server.ts')
 await import('./app/auth/workload-credential.server.ts')
