@@ -13,12 +13,20 @@ import { RELEASES } from '../app/config/releases'
  */
 const README_OFFERS: Record<string, readonly string[]> = {
 	Storefront: ['catalog', 'catalog-search', 'carts', 'guest-tracking'],
-	Checkout: ['checkout'],
-	Orders: ['order-mail', 'newsletter'],
+	Checkout: ['checkout', 'discount-codes'],
+	Orders: ['order-mail', 'newsletter', 'newsletter-campaigns'],
 	'Product reviews': ['product-reviews'],
 	Modules: ['modules', 'published-views'],
 	Accounts: ['email-sign-in', 'two-factor', 'account-sessions', 'password-recovery'],
-	'Store Admin': ['store-admin', 'store-admin-commerce', 'store-admin-customers', 'store-admin-refunds', 'activity-log', 'store-profile'],
+	'Store Admin': [
+		'store-admin',
+		'store-admin-commerce',
+		'store-admin-customers',
+		'store-admin-refunds',
+		'store-admin-exports',
+		'activity-log',
+		'store-profile',
+	],
 	'Managed sign-in': ['managed-sign-in'],
 	'Provider events': ['provider-events'],
 	Uploads: ['uploads'],

@@ -319,6 +319,32 @@ export const CAPABILITIES: readonly Capability[] = [
 		offered: true,
 		proof: [],
 	},
+	{
+		id: 'discount-codes',
+		title: 'Discount codes: percentage, fixed amount or free shipping, typed at checkout, kept on the Order',
+		rules: ['R132', 'R133', 'R134', 'R135'],
+		maturity: 'experimental',
+		offered: true,
+		caveat: 'An Order discounted to nothing cannot be paid through Stripe: take such Orders offline.',
+		proof: [],
+	},
+	{
+		id: 'newsletter-campaigns',
+		title: 'Newsletter campaigns: a test to yourself, then one copy to each confirmed subscriber through the outbox',
+		rules: ['R136', 'R137'],
+		maturity: 'experimental',
+		offered: true,
+		caveat: 'The sending rate is per process, and a queued campaign cannot be cancelled.',
+		proof: [],
+	},
+	{
+		id: 'store-admin-exports',
+		title: 'Store Admin exports and printouts: CSV of Orders and products, packing slips, guest buyers',
+		rules: ['R128', 'R129'],
+		maturity: 'experimental',
+		offered: true,
+		proof: [],
+	},
 ]
 
 export function capability(id: string) {

@@ -24,6 +24,8 @@ export const RELEASES: readonly Release[] = [
 			'Two-factor sign-in for every account (an authenticator app and ten backup codes, each code accepted once); Store Admin may require it of admins.',
 			'Store Admin › Customers: the Store’s customer accounts, searchable by name or email, with their Orders and what they spent, read-only.',
 			'Refunds from an Order’s page in Store Admin: through Stripe first for card Orders (a refusal records nothing), recorded for bank transfer and cash on delivery; the buyer sees them and gets a mail.',
+			'Discount codes (percentage, fixed amount, free shipping) with a usage limit that holds under any concurrency, and newsletter campaigns sent through the outbox at the operator’s rate, each mail with its reader’s one-click unsubscribe.',
+			'Store Admin: a full-width shell, CSV exports of Orders and products streamed in batches, packing slips, guest buyers; a checkout that keeps what was typed and offers only the rates that ship to the chosen country.',
 		],
 	},
 ]
