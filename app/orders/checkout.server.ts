@@ -13,37 +13,23 @@ import { isUniqueViolation } from '../data/unique-violation'
 import { shippingAndTax } from '../shipping/shipping.server'
 import { orderTotals } from '../rules/totals'
 import { type ChosenDiscount, chooseDiscount, isRepeatedRedemption, redeemDiscount, refused } from '../discounts/redeem.server'
+import type { OrderAddress, OrderCharges, OrderLineCharge } from '../rules/order-shape'
 
-export type CheckoutDetails = {
-	email: string
-	name: string
-	addressLine1: string
-	addressLine2: string
-	city: string
-	postalCode: string
-	country: string
-}
+export type CheckoutDetails = OrderAddress
 
-export type PlacedOrder = {
-	id: string
-	number: number
-	token: string
-	storeId: string
-	email: string
-	currency: string
-	totalMinor: number
-	shippingMinor: number
-	shippingName: string | null
-	taxMinor: number
-	taxIncluded: boolean
-	discountCode: string | null
-	discountKind: string | null
-	discountMinor: number
-	status: string
-	providerRef: string | null
-	connection: { id: string; provider: string }
-	lines: Array<{ title: string; variantTitle: string; unitPriceMinor: number; quantity: number }>
-}
+export type PlacedOrder = Pick<OrderAddress, 'email'> &
+	OrderCharges & {
+		id: string
+		number: number
+		token: string
+		storeId: string
+		discountCode: string | null
+		discountKind: string | null
+		status: string
+		providerRef: string | null
+		connection: { id: string; provider: string }
+		lines: OrderLineCharge[]
+	}
 
 const placedFields = {
 	id: true,

@@ -1,36 +1,25 @@
 import { ORDER_STATUS_LABELS, type OrderStatus } from '../rules/order-status'
 import { Price } from './money-format'
 import { percentText } from '../rules/totals'
+import type { OrderAddress, OrderCharges, OrderLineCharge } from '../rules/order-shape'
 
-export type OrderView = {
-	number: number
-	status: string
-	email: string
-	name: string
-	addressLine1: string
-	addressLine2: string
-	city: string
-	postalCode: string
-	country: string
-	currency: string
-	subtotalMinor: number
-	totalMinor: number
-	shippingMinor: number
-	shippingName: string | null
-	taxMinor: number
-	taxRateBasisPoints: number
-	taxIncluded: boolean
-	discountCode?: string | null
-	discountMinor?: number
-	refundedMinor: number
-	paymentNote: string | null
-	createdAt: string
-	shippedAt?: Date | string | null
-	carrier?: string | null
-	trackingNumber?: string | null
-	connection: { provider: string; displayName: string; instructions?: string[] }
-	lines: Array<{ title: string; variantTitle: string; sku?: string | null; unitPriceMinor: number; quantity: number; lineTotalMinor: number }>
-}
+export type OrderView = OrderAddress &
+	Omit<OrderCharges, 'discountMinor'> & {
+		number: number
+		status: string
+		subtotalMinor: number
+		taxRateBasisPoints: number
+		discountCode?: string | null
+		discountMinor?: number
+		refundedMinor: number
+		paymentNote: string | null
+		createdAt: string
+		shippedAt?: Date | string | null
+		carrier?: string | null
+		trackingNumber?: string | null
+		connection: { provider: string; displayName: string; instructions?: string[] }
+		lines: Array<OrderLineCharge & { sku?: string | null; lineTotalMinor: number }>
+	}
 
 export function statusLabel(status: string) {
 	return ORDER_STATUS_LABELS[status as OrderStatus] ?? status

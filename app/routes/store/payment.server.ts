@@ -6,22 +6,16 @@ import { redirectWithFlash } from '../../security/flash.server'
 import { log } from '../../log/logger.server'
 import { chargeLines } from '../../rules/totals'
 import { lineName } from '../../rules/variants'
+import type { OrderAddress, OrderCharges, OrderLineCharge } from '../../rules/order-shape'
 
-type PayableOrder = {
-	id: string
-	number: number
-	email: string
-	currency: string
-	totalMinor: number
-	shippingMinor: number
-	shippingName: string | null
-	taxMinor: number
-	taxIncluded: boolean
-	discountMinor: number
-	discountKind: string | null
-	connection: { id: string; provider: string }
-	lines: Array<{ title: string; variantTitle: string; unitPriceMinor: number; quantity: number }>
-}
+type PayableOrder = Pick<OrderAddress, 'email'> &
+	OrderCharges & {
+		id: string
+		number: number
+		discountKind: string | null
+		connection: { id: string; provider: string }
+		lines: OrderLineCharge[]
+	}
 
 /**
  * Checkout's last step and the confirmation page's "Pay now": start (or resume) the Order's
