@@ -7,27 +7,19 @@
 import { type Page, expect, test } from '@playwright/test'
 import { holdRowLock } from '../helpers/locks.ts'
 import { fillCheckout } from './support/fixtures.ts'
-import { type StoreProcess, startStoreProcess } from './support/store-process.ts'
+import { storeOfThisSpec } from './support/store-process.ts'
 
 test.describe.configure({ mode: 'serial' })
 
-let store: StoreProcess
-
-test.beforeAll(async () => {
-	test.setTimeout(180_000)
-	store = await startStoreProcess()
-})
-test.afterAll(async () => {
-	await store?.stop()
-})
+const store = storeOfThisSpec(test, { startMs: 180_000 })
 
 async function fillCart(page: Page) {
-	await page.goto(`${store.origin}/products/enamel-mug`)
+	await page.goto(`${store().origin}/products/enamel-mug`)
 	const productId = await page.locator('input[name="productId"]').getAttribute('value')
 	await page.getByLabel('Quantity').fill('2')
 	await page.getByRole('button', { name: 'Add to cart' }).click()
-	await expect(page).toHaveURL(`${store.origin}/cart`)
-	await page.goto(`${store.origin}/checkout`)
+	await expect(page).toHaveURL(`${store().origin}/cart`)
+	await page.goto(`${store().origin}/checkout`)
 	await fillCheckout(page, `busy-${Date.now()}@example.com`)
 	return productId!
 }
@@ -38,7 +30,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 		test('a busy database gives the checkout page back with 503, Retry-After and the cart intact; the retry places the Order [R67]', async ({ page }) => {
 			const productId = await fillCart(page)
-			const release = await holdRowLock(store.databaseUrl, productId)
+			const release = await holdRowLock(store().databaseUrl, productId)
 			try {
 				const answer = page.waitForResponse((response) => response.request().method() === 'POST')
 				await page.getByRole('button', { name: 'Place order' }).click()

@@ -9,18 +9,10 @@
 import { randomUUID } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, serverOrigin, signIn, signUp, submitSignInForm, test } from './support/fixtures.ts'
-import { type StoreProcess, startStoreProcess } from './support/store-process.ts'
+import { storeOfThisSpec } from './support/store-process.ts'
 
 test.describe('an admin edits shipping and taxes', () => {
-	let store: StoreProcess
-
-	test.beforeAll(async () => {
-		test.setTimeout(120_000)
-		store = await startStoreProcess()
-	})
-	test.afterAll(async () => {
-		await store?.stop()
-	})
+	const store = storeOfThisSpec(test)
 
 	for (const javaScriptEnabled of [true, false]) {
 		test.describe(`JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
@@ -28,10 +20,10 @@ test.describe('an admin edits shipping and taxes', () => {
 
 			test('an admin adds a zone, a rate and a tax rate, sees them listed, and removes them [R119]', async ({ page }) => {
 				test.setTimeout(90_000)
-				const here = `${store.origin}/admin/shipping`
+				const here = `${store().origin}/admin/shipping`
 				const zoneName = `Zone ${randomUUID().slice(0, 8)}`
-				await page.goto(`${store.origin}/sign-in?redirectTo=%2Fadmin%2Fshipping`)
-				await submitSignInForm(page, store.admin.email, store.admin.password)
+				await page.goto(`${store().origin}/sign-in?redirectTo=%2Fadmin%2Fshipping`)
+				await submitSignInForm(page, store().admin.email, store().admin.password)
 				await expect(page).toHaveURL(here)
 				const zone = page.getByTestId('shipping-zone').filter({ has: page.getByRole('heading', { name: zoneName }) })
 				const taxes = page.getByTestId('tax-rates')

@@ -7,21 +7,13 @@
  * with the cart kept.
  */
 import { type Browser, type Page, expect, test } from '@playwright/test'
-import { type StoreProcess, startStoreProcess } from './support/store-process.ts'
+import { storeOfThisSpec } from './support/store-process.ts'
 import { submitSignInForm } from './support/fixtures.ts'
 
 test.describe.configure({ mode: 'serial', timeout: 90_000 })
 
-let store: StoreProcess
-
-test.beforeAll(async () => {
-	// A store of its own (init, then the server), as in the other specs that start one.
-	test.setTimeout(120_000)
-	store = await startStoreProcess()
-})
-test.afterAll(async () => {
-	await store?.stop()
-})
+// A store of its own (init, then the server), as in the other specs that start one.
+const store = storeOfThisSpec(test)
 
 /** The enamel mug (16.00) in the cart. */
 async function mugInCart(page: Page) {
@@ -31,7 +23,7 @@ async function mugInCart(page: Page) {
 }
 
 async function newPage(browser: Browser, javaScriptEnabled: boolean) {
-	const context = await browser.newContext({ javaScriptEnabled, baseURL: store.origin })
+	const context = await browser.newContext({ javaScriptEnabled, baseURL: store().origin })
 	return { page: await context.newPage(), close: () => context.close() }
 }
 
@@ -67,7 +59,7 @@ async function showRates(page: Page) {
 test('the owner sets a zone, a rate and a tax rate; bad values are refused beside their fields [R119]', async ({ browser }) => {
 	const { page, close } = await newPage(browser, true)
 	await page.goto('/sign-in?redirectTo=%2Fadmin%2Fshipping')
-	await submitSignInForm(page, store.admin.email, store.admin.password)
+	await submitSignInForm(page, store().admin.email, store().admin.password)
 	await expect(page).toHaveURL('/admin/shipping')
 
 	await page.getByLabel('Zone name').fill('Europe')
@@ -247,7 +239,7 @@ test('forged or oversize checkout fields are refused with 400, and only the form
 		payment: 'offline',
 		idempotencyKey: crypto.randomUUID(),
 	}
-	const post = (fields: Record<string, string>) => page.request.post('/checkout', { form: fields, headers: { Origin: store.origin }, maxRedirects: 0 })
+	const post = (fields: Record<string, string>) => page.request.post('/checkout', { form: fields, headers: { Origin: store().origin }, maxRedirects: 0 })
 	const cases: Array<[Record<string, string>, string]> = [
 		[{ ...form, country: 'XX' }, 'Choose your country from the list'],
 		[{ ...form, storeId: 'forged-store-9f3a' }, 'Unexpected field: storeId'],

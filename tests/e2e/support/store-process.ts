@@ -126,3 +126,26 @@ export async function startStoreProcess({
 	}
 	return { origin, databaseUrl, secret, admin, stderr: () => log, stdout: () => out, crash, serverPid, stop }
 }
+
+/** The hooks of Playwright's `test` (the base one or an extended one) that a spec's own store needs. */
+type SpecHooks = { beforeAll(hook: () => Promise<void>): void; afterAll(hook: () => Promise<void>): void; setTimeout(ms: number): void }
+
+/**
+ * A store process for the tests of the file, or of the describe block, that calls this: started
+ * before the first of them (init, then the server, given `startMs`), stopped after the last.
+ * Returns the process, which its tests read once it has started.
+ */
+export function storeOfThisSpec(test: SpecHooks, { startMs = 120_000 }: { startMs?: number } = {}): () => StoreProcess {
+	let store: StoreProcess | undefined
+	test.beforeAll(async () => {
+		test.setTimeout(startMs)
+		store = await startStoreProcess()
+	})
+	test.afterAll(async () => {
+		await store?.stop()
+	})
+	return () => {
+		if (!store) throw new Error('the spec’s own store process has not started')
+		return store
+	}
+}
