@@ -16,6 +16,7 @@ import { sqliteFromTemplate } from './e2e/support/sqlite-template.ts'
 import { freePort } from './helpers/http.ts'
 import { migrateDatabase } from '../server/migrate.ts'
 import { createStoreDatabase, createTestDatabase, testDatabaseUrl } from './helpers/postgres.ts'
+import { GENEROUS_LIMITS } from './helpers/generous-limits.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -199,14 +200,7 @@ export default defineConfig({
 			STRIPE_WEBHOOK_SECRET: process.env.E2E_STRIPE_WEBHOOK_SECRET,
 			STRIPE_API_BASE: `http://127.0.0.1:${process.env.E2E_STRIPE_PORT}`,
 			// Generous limits for the shared server: tests/e2e/rate-limits.spec.ts starts its own, strict ones.
-			RATE_LIMIT_AUTHENTICATION: '100000/60',
-			RATE_LIMIT_ACCOUNT: '100000/60',
-			RATE_LIMIT_ACCOUNT_NEW_DEVICES: '100000/60',
-			RATE_LIMIT_DEVICE: '100000/60',
-			RATE_LIMIT_PASSWORD_RESET: '100000/60',
-			RATE_LIMIT_SENSITIVE: '100000/60',
-			RATE_LIMIT_ADMIN: '100000/60',
-			RATE_LIMIT_GENERAL: '100000/60',
+			...GENEROUS_LIMITS,
 			UPLOAD_STORAGE: 'disk',
 			UPLOAD_DIR: path.join(process.env.E2E_DB_DIR, 'uploads'),
 		},

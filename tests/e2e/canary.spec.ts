@@ -22,6 +22,7 @@ import { type PrivateRedis, privateRedis } from '../helpers/redis.ts'
 import { parseServerLog } from './support/server-log.ts'
 import { blockExternalRequests, managedSignIn, PROVIDER_NAME, type SsoStore } from './support/sso-store.ts'
 import { type StoreProcess, startStoreProcess } from './support/store-process.ts'
+import { GENEROUS_LIMITS } from '../helpers/generous-limits.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const MARKER = `canary${randomBytes(3).toString('hex')}`
@@ -154,14 +155,7 @@ test.beforeAll(async () => {
 			S3_SECRET_ACCESS_KEY: secrets.S3_SECRET_ACCESS_KEY!,
 			REDIS_URL: redis.url,
 			RATE_LIMITS: 'on',
-			RATE_LIMIT_AUTHENTICATION: '100000/60',
-			RATE_LIMIT_ACCOUNT: '100000/60',
-			RATE_LIMIT_ACCOUNT_NEW_DEVICES: '100000/60',
-			RATE_LIMIT_DEVICE: '100000/60',
-			RATE_LIMIT_PASSWORD_RESET: '100000/60',
-			RATE_LIMIT_SENSITIVE: '100000/60',
-			RATE_LIMIT_ADMIN: '100000/60',
-			RATE_LIMIT_GENERAL: '100000/60',
+			...GENEROUS_LIMITS,
 		},
 	})
 	// The seeded admin's password is a secret of this run too.

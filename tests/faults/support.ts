@@ -71,17 +71,7 @@ export async function waitUntil(what: string, check: () => Promise<boolean>, lim
 
 export const fetchStatus = (url: string, init?: RequestInit) => fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000), ...init })
 
-/** Limits no scenario's traffic reaches: the limiter runs (on Redis when set) but never refuses. */
-export const GENEROUS_LIMITS = {
-	RATE_LIMIT_AUTHENTICATION: '100000/60',
-	RATE_LIMIT_ACCOUNT: '100000/60',
-	RATE_LIMIT_ACCOUNT_NEW_DEVICES: '100000/60',
-	RATE_LIMIT_DEVICE: '100000/60',
-	RATE_LIMIT_PASSWORD_RESET: '100000/60',
-	RATE_LIMIT_SENSITIVE: '100000/60',
-	RATE_LIMIT_ADMIN: '100000/60',
-	RATE_LIMIT_GENERAL: '100000/60',
-}
+export { GENEROUS_LIMITS } from '../helpers/generous-limits'
 
 /** A sign-in that fails (an address with no account, a new one each time): one scrypt, answered 401. */
 export function failedSignIns(origin: string) {
