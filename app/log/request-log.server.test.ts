@@ -68,6 +68,8 @@ describe('paths that carry a secret, in the request log [R13, R28]', () => {
 			'admin/collections/:id': 'an id, behind the admin guard',
 			'admin/orders/:number': 'an Order number, behind the admin guard',
 			'admin/customers/:id': 'an id, behind the admin guard',
+			'admin/orders/:number/packing-slip': 'an Order number, behind the admin guard',
+			'admin/discounts/:id': 'an id, behind the admin guard',
 			'api/events/:connection': 'a Connection’s handle, which its provider is given',
 			'media/*': 'an object key (a key is not authorization: ownership is checked)',
 			'api/auth/*': 'better-auth’s paths: checked endpoint by endpoint below',
