@@ -221,6 +221,16 @@ describe('against real dependencies', () => {
 			await redis?.kill()
 		})
 
+		it('finds a healthy Redis up on its very first check, while its connection is still being made [R123]', async () => {
+			const fresh = redisCheck(redis.url)
+			try {
+				// The first check decides readiness at once: a PING sent before the connection is up must wait for it, not fail.
+				expect(await boundedCheck(fresh, 500)()).toEqual({ result: 'ok' })
+			} finally {
+				fresh.close()
+			}
+		})
+
 		it('is down while Redis is stopped (SIGSTOP) or killed, and ok again when it answers [R81]', async () => {
 			const run = boundedCheck(check, 500)
 			await vi.waitFor(async () => expect(await run()).toEqual({ result: 'ok' }), { timeout: 5_000, interval: 100 })

@@ -191,6 +191,22 @@ export function postgresCheck(url: string): Check & { close(): void } {
 	return Object.assign(check, { close: drop })
 }
 
+/** Resolves once `client` is ready, rejects with the error of a failed attempt to connect. */
+function connected(client: IORedis) {
+	return new Promise<void>((resolve, reject) => {
+		const settle = (error?: Error) => {
+			client.off('ready', onReady)
+			client.off('error', onError)
+			if (error) reject(error)
+			else resolve()
+		}
+		const onReady = () => settle()
+		const onError = (error: Error) => settle(error)
+		client.once('ready', onReady)
+		client.once('error', onError)
+	})
+}
+
 /** A PING on a connection of its own, so readiness sees Redis as it is, not as another client's state. */
 export function redisCheck(url: string): Check & { close(): void } {
 	let client: IORedis | undefined
@@ -207,6 +223,10 @@ export function redisCheck(url: string): Check & { close(): void } {
 			})
 			client.on('error', () => undefined)
 		}
+		// A new client is still connecting: without the offline queue its first PING would fail at
+		// once, and the first check (which decides at once) would call a healthy Redis down. Wait
+		// for the connection (or its failure); the deadline still bounds the wait.
+		if (client.status === 'wait' || client.status === 'connecting' || client.status === 'connect') await connected(client)
 		await client.ping()
 	}
 	return Object.assign(check, { close: () => client?.disconnect() })
