@@ -135,15 +135,20 @@ describe.each(PROVIDERS)('SIGKILL while provider events are applied, then restar
 		]
 		const events = orders.flatMap(story)
 		const deliveries = Array.from({ length: 10 }, () => events).flat()
-		const deliver = (origin: string, event: (typeof events)[number]) =>
-			fetch(
-				genericRequest(`${origin}/api/events/bank`, { type: event.type, occurred_at: Math.floor(Date.now() / 1000), data: event.data }, webhookSecret, {
-					id: event.id,
-				}),
-			).then(
-				(response) => response.status,
-				() => 0,
-			)
+		// As a provider delivers: a 503 (the store shedding a burst at its door) is sent again after
+		// its Retry-After; an answer the crash cut is 0.
+		const deliver = async (origin: string, event: (typeof events)[number]): Promise<number> => {
+			for (let attempt = 1; ; attempt++) {
+				const response = await fetch(
+					genericRequest(`${origin}/api/events/bank`, { type: event.type, occurred_at: Math.floor(Date.now() / 1000), data: event.data }, webhookSecret, {
+						id: event.id,
+					}),
+				).catch(() => null)
+				if (!response) return 0
+				if (response.status !== 503 || attempt === 10) return response.status
+				await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000))
+			}
+		}
 
 		// Half of them at once; the server dies once a few events are kept, with deliveries in
 		// flight and the worker busy with what they brought. A delivery cut by the crash is sent
