@@ -1,19 +1,24 @@
-import { countryChoices } from '../rules/countries'
+import type { countryChoices } from '../rules/countries'
 import { FieldError } from './forms'
 
 type CountrySelectProps = {
 	name: string
 	label: string
-	/** Countries listed first, under their own heading (the Store's shipping countries). */
-	first: readonly string[]
+	/**
+	 * The countries by name, those listed first (the Store's shipping countries) apart: made on the
+	 * server (countryChoices) and handed over with the page's data, so the browser shows the same
+	 * names. Its own Intl names some countries otherwise (another ICU), and a page whose text
+	 * differs is rendered again on hydration, losing whatever was typed before.
+	 */
+	choices: ReturnType<typeof countryChoices>
 	firstHeading: string
 	error?: string
 } & Omit<React.SelectHTMLAttributes<HTMLSelectElement>, 'name'>
 
 /** A labelled `<select>` of countries by name whose values are ISO codes; nothing chosen at first. */
-export function CountrySelect({ name, label, first, firstHeading, error, ...select }: CountrySelectProps) {
+export function CountrySelect({ name, label, choices, firstHeading, error, ...select }: CountrySelectProps) {
 	const id = `field-${name}`
-	const { shipped, others } = countryChoices(first)
+	const { shipped, others } = choices
 	const option = (country: { code: string; name: string }) => (
 		<option key={country.code} value={country.code}>
 			{country.name}

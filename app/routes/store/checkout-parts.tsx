@@ -1,6 +1,5 @@
 import { Link } from 'react-router'
 import type { ShippingTable } from '../../shipping/shipping.server'
-import { countryName } from '../../rules/countries'
 import { orderTotals, percentText } from '../../rules/totals'
 import { Price } from '../../ui/money-format'
 
@@ -22,6 +21,7 @@ export function ShippingOptions({
 	chosenId,
 	onChoose,
 	askForRates,
+	countryName,
 	error,
 }: {
 	country: string
@@ -29,6 +29,8 @@ export function ShippingOptions({
 	chosenId: string | null
 	onChoose: (id: string) => void
 	askForRates: boolean
+	/** A country's name as the server named it (the browser's Intl may differ). */
+	countryName: (code: string) => string
 	error?: string
 }) {
 	return (

@@ -13,6 +13,7 @@ import { redirectToPayment } from './payment.server'
 import { Field, FormError, Honeypot } from '../../ui/forms'
 import { log } from '../../log/logger.server'
 import { CountrySelect } from '../../ui/country-select'
+import { countryChoices } from '../../rules/countries'
 import { CHECKOUT_TEXT_FIELDS, type CheckoutValues } from './checkout-fields'
 import { checkoutForm, checkoutValues } from './checkout-form.server'
 import { CheckoutSummary, ShippingOptions, ratesFor } from './checkout-parts'
@@ -33,6 +34,8 @@ export async function loader(args: Route.LoaderArgs) {
 		summary,
 		connections: connections.map(({ handle, displayName }) => ({ handle, displayName })),
 		shipping,
+		// Named on the server: the browser's Intl names some countries otherwise (see CountrySelect).
+		countries: countryChoices(shipping.zones.flatMap((zone) => zone.countries)),
 		// One key per rendering of this page: a replayed or double-clicked submit carries the same one.
 		idempotencyKey: randomUUID(),
 		prefill: await prefillFor(viewer),
@@ -89,7 +92,7 @@ export async function action(args: Route.ActionArgs) {
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
 	const pending = useNavigation().state === 'submitting'
 	const errors: Record<string, string | undefined> = actionData?.fieldErrors ?? {}
-	const { summary, connections, idempotencyKey, prefill, shipping } = loaderData
+	const { summary, connections, idempotencyKey, prefill, shipping, countries } = loaderData
 	// What the form shows: what was sent when a submit came back refused, else the prefill [R127].
 	const shown: Partial<CheckoutValues> = actionData && 'values' in actionData ? actionData.values : prefill
 	// Without JavaScript the shopper picks a country and asks for its rates (a second submit that
@@ -111,7 +114,6 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 	const here = ratesFor(shipping, country)
 	// The rate shown chosen: the one picked when it ships here, else the cheapest that does.
 	const chosen = here.find((rate) => rate.id === rateId) ?? here[0] ?? null
-	const shipsTo = shipping.zones.flatMap((zone) => zone.countries)
 	const inSection = (section: 'contact' | 'address' | 'discount') =>
 		CHECKOUT_TEXT_FIELDS.filter((spec) => spec.section === section).map((spec) => (
 			<Field
@@ -146,7 +148,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 						name="country"
 						label="Country"
 						autoComplete="country"
-						first={shipsTo}
+						choices={countries}
 						firstHeading="Countries we ship to"
 						defaultValue={shown.country ?? ''}
 						onChange={(event) => setCountry(event.currentTarget.value)}
@@ -160,6 +162,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 							chosenId={chosen?.id ?? null}
 							onChoose={setRateId}
 							askForRates={!hydrated}
+							countryName={(code) => [...countries.shipped, ...countries.others].find((c) => c.code === code)?.name ?? code}
 							error={errors.shippingRate}
 						/>
 					) : null}
