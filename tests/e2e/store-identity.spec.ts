@@ -8,15 +8,23 @@
 import { type APIRequestContext, request as playwrightRequest } from '@playwright/test'
 import { IMAGES, multipart } from '../helpers/images.ts'
 import { expect, submitSignInForm, test } from './support/fixtures.ts'
-import { storeOfThisSpec } from './support/store-process.ts'
+import { type StoreProcess, startStoreProcess } from './support/store-process.ts'
 
-const store = storeOfThisSpec(test)
+let store: StoreProcess
+
+test.beforeAll(async () => {
+	test.setTimeout(120_000)
+	store = await startStoreProcess()
+})
+test.afterAll(async () => {
+	await store?.stop()
+})
 
 /** An API client of the spec's store, posting from its origin as the store's own pages do. */
 async function client(signedIn: boolean): Promise<APIRequestContext> {
-	const api = await playwrightRequest.newContext({ baseURL: store().origin, extraHTTPHeaders: { Origin: store().origin } })
+	const api = await playwrightRequest.newContext({ baseURL: store.origin, extraHTTPHeaders: { Origin: store.origin } })
 	if (signedIn) {
-		const response = await api.post('/sign-in', { form: { email: store().admin.email, password: store().admin.password, redirectTo: '' }, maxRedirects: 0 })
+		const response = await api.post('/sign-in', { form: { email: store.admin.email, password: store.admin.password, redirectTo: '' }, maxRedirects: 0 })
 		expect(response.status()).toBe(302)
 	}
 	return api
@@ -28,9 +36,9 @@ for (const javaScriptEnabled of [true, false]) {
 
 		test('an admin sets the logo, the colour and the policies, and shoppers see them [R120]', async ({ page, browser }) => {
 			test.setTimeout(90_000)
-			await page.goto(`${store().origin}/sign-in?redirectTo=%2Fadmin%2Fstore`)
-			await submitSignInForm(page, store().admin.email, store().admin.password)
-			await expect(page).toHaveURL(`${store().origin}/admin/store`)
+			await page.goto(`${store.origin}/sign-in?redirectTo=%2Fadmin%2Fstore`)
+			await submitSignInForm(page, store.admin.email, store.admin.password)
+			await expect(page).toHaveURL(`${store.origin}/admin/store`)
 			const flash = page.getByTestId('flash')
 			try {
 				await page.getByLabel(/^Logo \(PNG/).setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: IMAGES.svg })
@@ -57,7 +65,7 @@ for (const javaScriptEnabled of [true, false]) {
 				visit.on('console', (message) => {
 					if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
 				})
-				await visit.goto(`${store().origin}/`)
+				await visit.goto(`${store.origin}/`)
 				const logo = visit.locator('header .brand img')
 				await expect(logo).toBeVisible()
 				await expect(logo).toHaveAttribute('alt', /\S/)
@@ -67,7 +75,7 @@ for (const javaScriptEnabled of [true, false]) {
 				await expect(visit.getByRole('link', { name: 'Shipping policy' })).toHaveCSS('color', 'rgb(11, 110, 79)')
 				await expect(visit.getByRole('link', { name: 'Privacy policy' })).toHaveCount(0)
 				await visit.getByRole('link', { name: 'Shipping policy' }).click()
-				await expect(visit).toHaveURL(`${store().origin}/policies/shipping`)
+				await expect(visit).toHaveURL(`${store.origin}/policies/shipping`)
 				await expect(visit.getByRole('heading', { name: 'Shipping policy' })).toBeVisible()
 				const paragraphs = visit.locator('article.policy > p:not(.breadcrumbs):not(.hint)')
 				await expect(paragraphs).toHaveCount(2)
@@ -79,7 +87,7 @@ for (const javaScriptEnabled of [true, false]) {
 				await shopper.close()
 			} finally {
 				// Back to the plain look for the other run, whatever failed above.
-				await page.goto(`${store().origin}/admin/store`)
+				await page.goto(`${store.origin}/admin/store`)
 				for (const [button, message] of [
 					['Remove the logo', 'Logo removed'],
 					['Use the default colours', 'The default colours are back.'],
@@ -93,7 +101,7 @@ for (const javaScriptEnabled of [true, false]) {
 				await page.getByRole('button', { name: 'Publish policies' }).click()
 				await expect(flash).toContainText('Policies published.')
 			}
-			await page.goto(`${store().origin}/`)
+			await page.goto(`${store.origin}/`)
 			await expect(page.locator('header .brand img')).toHaveCount(0)
 			await expect(page.locator('link[href^="/theme.css"]')).toHaveCount(0)
 			await expect(page.getByRole('link', { name: 'Shipping policy' })).toHaveCount(0)
