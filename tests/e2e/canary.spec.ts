@@ -347,6 +347,8 @@ test('no secret reaches the browser build, a response or the log, and the log is
 				'/admin/collections',
 				'/admin/customers',
 				'/admin/orders',
+				'/admin/orders/export.csv',
+				'/admin/products/export.csv',
 				'/admin/uploads',
 				'/admin/events',
 				'/admin/connections',
