@@ -68,7 +68,9 @@ export function shedOverload(limits: OverloadLimits, loopDelayMs: () => number, 
 			const reason =
 				inFlight >= limits.maxInFlight * scale
 					? `${inFlight} requests in flight`
-					: delay > limits.maxLoopDelayMs * scale
+					: // A late loop is overload only with others waiting: after one long task (a first SVG
+						// sanitised) the loop is free again, and the request after it is not shed.
+						inFlight >= Math.ceil(limits.maxInFlight / 8) && delay > limits.maxLoopDelayMs * scale
 						? `event loop ${Math.round(delay)} ms late`
 						: undefined
 			if (reason) {
