@@ -311,6 +311,26 @@ export async function placeOrder({
 	}
 }
 
+/** A code as it applies to the viewer's cart now, for the checkout's summary before placing. */
+export type DiscountPreview = { code: string; kind: string; goodsMinor: number; freeShipping: boolean }
+
+/**
+ * The code `typed` as it would apply if the viewer's cart were placed now [R132, R133]: read by
+ * the same two steps placing takes (the cart as `placeOrder` prices it, then `chooseDiscount`),
+ * so the summary's discount is the server's figure and the total follows from `orderTotals`
+ * as at placing. Refused with the reason on the `discountCode` field; writes nothing, and
+ * placing checks the code again in its transaction.
+ */
+export async function previewDiscount({ db, viewer, typed, email }: { db: Db; viewer: Viewer; typed: string; email: string }): Promise<DiscountPreview> {
+	const owner = cartOwner(viewer)
+	const lines = await cartToPlace(db, viewer.storeId, owner)
+	if (lines.length === 0) throw new DomainError(409, 'Your cart is empty.')
+	const subtotalMinor = lines.reduce((sum, line) => sum + line.variant.priceMinor * line.quantity, 0)
+	const buyer = { email, userId: 'userId' in owner ? owner.userId : null }
+	const { code, kind, goodsMinor, freeShipping } = await chooseDiscount(db, { storeId: viewer.storeId, typed, subtotalMinor, buyer })
+	return { code, kind, goodsMinor, freeShipping }
+}
+
 /** The Order as checkout answers it: its link's token instead of the hash, and nothing of who owns it. */
 function withToken(order: Omit<PlacedOrder, 'token'> & { tokenHash: string; userId?: string | null; guestId?: string | null }): PlacedOrder {
 	const { tokenHash, userId: _userId, guestId: _guestId, ...placed } = order
