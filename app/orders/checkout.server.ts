@@ -14,6 +14,7 @@ import { shippingAndTax } from '../shipping/shipping.server'
 import { orderTotals } from '../rules/totals'
 import { type ChosenDiscount, chooseDiscount, isRepeatedRedemption, redeemDiscount, refused } from '../discounts/redeem.server'
 import type { OrderAddress, OrderCharges, OrderLineCharge } from '../rules/order-shape'
+import { NO_PAYMENT_DUE } from '../rules/order-status'
 
 export type CheckoutDetails = OrderAddress
 
@@ -228,6 +229,9 @@ export async function placeOrder({
 			const totals = orderTotals({ subtotalMinor, ...priced, pricesIncludeTax: store.pricesIncludeTax, discount })
 			if (!withinOrderLimit(totals.totalMinor)) throw new DomainError(409, ORDER_LIMIT_MESSAGE)
 			const number = store.lastOrderNumber
+			// [R140] An Order with nothing to pay needs no payment step: paid as it is placed, never
+			// sent to a provider (Stripe refuses a session for nothing), and nothing captured to refund.
+			const nothingToPay = totals.totalMinor === 0
 			const id = randomUUID()
 			const tokenHash = hashOrderToken(orderToken(id))
 			await tx.order.create({
@@ -253,6 +257,7 @@ export async function placeOrder({
 					totalMinor: totals.totalMinor,
 					connectionId: connection.id,
 					idempotencyKey,
+					...(nothingToPay ? { status: 'paid', paidAt: new Date(), capturedMinor: 0, paymentNote: NO_PAYMENT_DUE } : {}),
 				},
 			})
 			await insertLines(tx, id, lines)
@@ -272,7 +277,7 @@ export async function placeOrder({
 				discountCode: discount?.code ?? null,
 				discountKind: discount?.kind ?? null,
 				discountMinor: totals.discountMinor,
-				status: 'awaiting_payment',
+				status: nothingToPay ? 'paid' : 'awaiting_payment',
 				providerRef: null,
 				tokenHash,
 				connection,
