@@ -163,4 +163,17 @@ describe('a discount code applied before placing', () => {
 		expect(await keptDiscount(new DomainError(409, 'Not enough left', undefined), values, async () => applied)).toEqual(applied)
 		expect(await keptDiscount(new DomainError(409, REFUSAL_MESSAGES.used_up, 'discountCode'), values, async () => applied)).toBeNull()
 	})
+
+	it('shows no discount, and no error beside the code, for a cart emptied meanwhile [R127]', async () => {
+		const answer = await unplacedAnswer({
+			form: form({ ...filled, discountCode: 'spring10', intent: 'apply' }),
+			intent: 'apply',
+			values: checkoutValues(new URLSearchParams(typed)),
+			preview: async () => {
+				throw new DomainError(409, 'Your cart is empty.')
+			},
+		})
+		expect(answer.init?.status).toBe(200)
+		expect(answer.data).toMatchObject({ fieldErrors: {}, discount: null })
+	})
 })

@@ -49,6 +49,9 @@ export function checkoutValues(form: URLSearchParams): CheckoutValues {
 	return { ...typed, country: value('country', 2).toUpperCase(), shippingRate: value('shippingRate', 40), payment: value('payment', 40) }
 }
 
+/** How the server prices a typed code against the viewer's cart (the checkout repository's preview). */
+type Preview = (input: { typed: string; email: string }) => Promise<DiscountPreview>
+
 const INTENTS = ['place', 'rates', 'apply'] as const
 type Intent = (typeof INTENTS)[number]
 
@@ -85,7 +88,7 @@ export async function unplacedAnswer({
 	form: FormResult<unknown>
 	intent: Intent | undefined
 	values: CheckoutValues
-	preview: (input: { typed: string; email: string }) => Promise<DiscountPreview>
+	preview: Preview
 }) {
 	const { discount, refusal } = await discountShown(values, preview)
 	const formError = form.ok ? undefined : form.formError
@@ -99,18 +102,16 @@ export async function unplacedAnswer({
 /**
  * The discount an answer that places nothing shows in its summary [R132, R133]: the code typed,
  * as the server prices it against the cart now, or why it does not apply (to show beside the
- * field). Nothing when no code was typed; other refusals (an empty cart) go on as they were.
+ * field). Nothing when no code was typed, or when the cart cannot be priced (emptied meanwhile:
+ * the page itself then says so).
  */
-async function discountShown(
-	values: CheckoutValues,
-	preview: (input: { typed: string; email: string }) => Promise<DiscountPreview>,
-): Promise<{ discount: DiscountPreview | null; refusal?: string }> {
+async function discountShown(values: CheckoutValues, preview: Preview): Promise<{ discount: DiscountPreview | null; refusal?: string }> {
 	if (!values.discountCode.trim()) return { discount: null }
 	try {
 		return { discount: await preview({ typed: values.discountCode, email: values.email }) }
 	} catch (error) {
-		if (error instanceof DomainError && error.field === 'discountCode') return { discount: null, refusal: error.message }
-		throw error
+		if (!(error instanceof DomainError)) throw error
+		return error.field === 'discountCode' ? { discount: null, refusal: error.message } : { discount: null }
 	}
 }
 
@@ -118,11 +119,7 @@ async function discountShown(
  * The discount a refused placing keeps in its summary: the code's, priced again, unless the
  * code itself was the refusal (then none, and the reason beside the field).
  */
-export async function keptDiscount(
-	error: unknown,
-	values: CheckoutValues,
-	preview: (input: { typed: string; email: string }) => Promise<DiscountPreview>,
-): Promise<DiscountPreview | null> {
+export async function keptDiscount(error: unknown, values: CheckoutValues, preview: Preview): Promise<DiscountPreview | null> {
 	if (!(error instanceof DomainError) || error.field === 'discountCode') return null
-	return (await discountShown(values, preview).catch(() => ({ discount: null }))).discount
+	return (await discountShown(values, preview)).discount
 }
