@@ -100,15 +100,18 @@ describe('a discount code applied before placing', () => {
 		throw new DomainError(409, REFUSAL_MESSAGES[reason], 'discountCode')
 	}
 	const form = (fields: Record<string, string>) => validateFields(Object.entries(fields), checkoutForm)
-
-	it('answers "Apply" with the server’s discount and every typed value, placing nothing [R132]', async () => {
-		const sent: Array<{ typed: string; email: string }> = []
-		const answer = await unplacedAnswer({
+	/** "Apply" pressed with every field typed and the code `spring10`, priced by `preview`. */
+	const apply = (preview: Parameters<typeof unplacedAnswer>[0]['preview']) =>
+		unplacedAnswer({
 			form: form({ ...filled, discountCode: 'spring10', intent: 'apply' }),
 			intent: 'apply',
 			values: checkoutValues(new URLSearchParams(typed)),
-			preview: async (input) => (sent.push(input), applied),
+			preview,
 		})
+
+	it('answers "Apply" with the server’s discount and every typed value, placing nothing [R132]', async () => {
+		const sent: Array<{ typed: string; email: string }> = []
+		const answer = await apply(async (input) => (sent.push(input), applied))
 		expect(answer.init?.status).toBe(200)
 		expect(answer.data).toMatchObject({ fieldErrors: {}, discount: applied, values: { discountCode: 'spring10', addressLine2: 'Flat 2' } })
 		expect(sent).toEqual([{ typed: 'spring10', email: 'Ada@Example.com' }])
@@ -116,12 +119,7 @@ describe('a discount code applied before placing', () => {
 
 	it('says beside the field why a code does not apply, with everything typed kept (409) [R133]', async () => {
 		for (const reason of ['unknown', 'expired', 'below_minimum', 'used_up', 'already_used'] as const) {
-			const answer = await unplacedAnswer({
-				form: form({ ...filled, discountCode: 'spring10', intent: 'apply' }),
-				intent: 'apply',
-				values: checkoutValues(new URLSearchParams(typed)),
-				preview: refusing(reason),
-			})
+			const answer = await apply(refusing(reason))
 			expect(answer.init?.status, reason).toBe(409)
 			expect(answer.data, reason).toMatchObject({
 				fieldErrors: { discountCode: REFUSAL_MESSAGES[reason] },
@@ -165,13 +163,8 @@ describe('a discount code applied before placing', () => {
 	})
 
 	it('shows no discount, and no error beside the code, for a cart emptied meanwhile [R127]', async () => {
-		const answer = await unplacedAnswer({
-			form: form({ ...filled, discountCode: 'spring10', intent: 'apply' }),
-			intent: 'apply',
-			values: checkoutValues(new URLSearchParams(typed)),
-			preview: async () => {
-				throw new DomainError(409, 'Your cart is empty.')
-			},
+		const answer = await apply(async () => {
+			throw new DomainError(409, 'Your cart is empty.')
 		})
 		expect(answer.init?.status).toBe(200)
 		expect(answer.data).toMatchObject({ fieldErrors: {}, discount: null })
