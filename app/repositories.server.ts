@@ -10,7 +10,7 @@ import { adminConnectionsRepository } from './payments/admin-connections.server'
 import { eventInboxRepository } from './payments/events/inbox.server'
 import { catalogRepository } from './catalog/catalog.server'
 import { newsletterRepository } from './newsletter/newsletter.server'
-import { placeOrder } from './orders/checkout.server'
+import { placeOrder, previewDiscount } from './orders/checkout.server'
 import { claimGuestOrders } from './orders/claim.server'
 import { customerOrdersRepository, ordersRepository } from './orders/orders.server'
 import { checkoutConnections } from './payments/connections.server'
@@ -80,6 +80,7 @@ function checkoutFor(viewer: Viewer, db: Db) {
 		connections: () => checkoutConnections(scope),
 		shipping: () => shippingTable(scope),
 		placeOrder: (input: Omit<Parameters<typeof placeOrder>[0], 'db' | 'viewer'>) => placeOrder({ db, viewer, ...input }),
+		previewDiscount: (input: { typed: string; email: string }) => previewDiscount({ db, viewer, ...input }),
 		startPayment: (input: Parameters<typeof startOrderPayment>[1]) => startOrderPayment(scope, input),
 	}
 }

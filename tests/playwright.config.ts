@@ -117,6 +117,7 @@ const ENGINE_SPECS =
 				'sessions.spec.ts',
 				'two-factor.spec.ts',
 				'checkout-busy.spec.ts',
+				'checkout-keeps.spec.ts',
 				'diagnose.spec.ts',
 				'email.spec.ts',
 				'reviews.spec.ts',

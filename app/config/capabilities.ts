@@ -322,10 +322,9 @@ export const CAPABILITIES: readonly Capability[] = [
 	{
 		id: 'discount-codes',
 		title: 'Discount codes: percentage, fixed amount or free shipping, typed at checkout, kept on the Order',
-		rules: ['R132', 'R133', 'R134', 'R135'],
+		rules: ['R132', 'R133', 'R134', 'R135', 'R140'],
 		maturity: 'experimental',
 		offered: true,
-		caveat: 'An Order discounted to nothing cannot be paid through Stripe: take such Orders offline.',
 		proof: [],
 	},
 	{

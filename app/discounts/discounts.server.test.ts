@@ -17,6 +17,7 @@ import {
 	signUpAdmin,
 	signUpCustomer,
 } from '../../tests/helpers/databases'
+import { caught, discountInput } from '../../tests/helpers/discounts'
 import { cartRepository } from '../cart/cart.server'
 import type { AdminViewer, Viewer } from '../data/viewer'
 import { DomainError } from '../errors.server'
@@ -25,25 +26,6 @@ import { placeOrder } from '../orders/checkout.server'
 import { chargeLines } from '../rules/totals'
 import { type DiscountInput, adminDiscountsRepository } from './admin-discounts.server'
 import { REFUSAL_MESSAGES } from './pricing'
-
-const discountInput = (input: Partial<DiscountInput> = {}): DiscountInput => ({
-	code: `SAVE-${randomUUID().slice(0, 8)}`,
-	kind: 'percentage',
-	value: 1000,
-	minimumSubtotalMinor: null,
-	startsAt: null,
-	endsAt: null,
-	usageLimit: null,
-	oncePerCustomer: false,
-	active: true,
-	...input,
-})
-
-const caught = (promise: Promise<unknown>) =>
-	promise.then(
-		() => null,
-		(error: unknown) => error,
-	)
 
 describe.each(PROVIDERS)('discount codes on %s', (provider) => {
 	let t: TestDatabase

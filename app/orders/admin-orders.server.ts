@@ -9,7 +9,7 @@ import { MAX_STOCK } from '../rules/limits'
 import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './contention.server'
 import { ORDER_LINE_ORDER } from './listing-order'
 import { orderDetailFields, refundMail, transitionOrder } from './orders.server'
-import { ORDER_STATUSES, canTransition, type OrderStatus } from '../rules/order-status'
+import { NO_PAYMENT_DUE, ORDER_STATUSES, canTransition, type OrderStatus } from '../rules/order-status'
 import { viewerScope } from '../data/scope'
 import { formatMoney } from '../rules/money'
 
@@ -250,7 +250,15 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 	 * Every change of the Order in the order it happened: placed, what Store Admin did (with who
 	 * did it, and notes), what provider events applied, and the mails it sent or still owes.
 	 */
-	async function timelineOf(order: { id: string; createdAt: Date; email: string; currency: string; locale: string }): Promise<TimelineEntry[]> {
+	async function timelineOf(order: {
+		id: string
+		createdAt: Date
+		email: string
+		currency: string
+		locale: string
+		totalMinor: number
+		paidAt: Date | null
+	}): Promise<TimelineEntry[]> {
 		const [entries, applied, mails] = await Promise.all([
 			db.auditEntry.findMany({
 				where: { storeId, targetType: 'order', targetId: order.id },
@@ -273,6 +281,8 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 			}),
 		])
 		const timeline: TimelineEntry[] = [{ at: order.createdAt, what: 'Placed', by: order.email }]
+		// Paid as it was placed: no provider, no admin marked it [R140].
+		if (order.totalMinor === 0 && order.paidAt) timeline.push({ at: order.paidAt, what: `Paid. ${NO_PAYMENT_DUE}`, by: null })
 		for (const entry of entries) {
 			const detail = detailOf(entry.detail)
 			let what = ACTION_WORDS[entry.action] ?? entry.action

@@ -14,6 +14,7 @@ import { shippingAndTax } from '../shipping/shipping.server'
 import { orderTotals } from '../rules/totals'
 import { type ChosenDiscount, chooseDiscount, isRepeatedRedemption, redeemDiscount, refused } from '../discounts/redeem.server'
 import type { OrderAddress, OrderCharges, OrderLineCharge } from '../rules/order-shape'
+import { NO_PAYMENT_DUE } from '../rules/order-status'
 
 export type CheckoutDetails = OrderAddress
 
@@ -228,6 +229,9 @@ export async function placeOrder({
 			const totals = orderTotals({ subtotalMinor, ...priced, pricesIncludeTax: store.pricesIncludeTax, discount })
 			if (!withinOrderLimit(totals.totalMinor)) throw new DomainError(409, ORDER_LIMIT_MESSAGE)
 			const number = store.lastOrderNumber
+			// [R140] An Order with nothing to pay needs no payment step: paid as it is placed, never
+			// sent to a provider (Stripe refuses a session for nothing), and nothing captured to refund.
+			const nothingToPay = totals.totalMinor === 0
 			const id = randomUUID()
 			const tokenHash = hashOrderToken(orderToken(id))
 			await tx.order.create({
@@ -253,6 +257,7 @@ export async function placeOrder({
 					totalMinor: totals.totalMinor,
 					connectionId: connection.id,
 					idempotencyKey,
+					...(nothingToPay ? { status: 'paid', paidAt: new Date(), capturedMinor: 0, paymentNote: NO_PAYMENT_DUE } : {}),
 				},
 			})
 			await insertLines(tx, id, lines)
@@ -272,7 +277,7 @@ export async function placeOrder({
 				discountCode: discount?.code ?? null,
 				discountKind: discount?.kind ?? null,
 				discountMinor: totals.discountMinor,
-				status: 'awaiting_payment',
+				status: nothingToPay ? 'paid' : 'awaiting_payment',
 				providerRef: null,
 				tokenHash,
 				connection,
@@ -309,6 +314,26 @@ export async function placeOrder({
 		}
 		throw error
 	}
+}
+
+/** A code as it applies to the viewer's cart now, for the checkout's summary before placing. */
+export type DiscountPreview = { code: string; kind: string; goodsMinor: number; freeShipping: boolean }
+
+/**
+ * The code `typed` as it would apply if the viewer's cart were placed now [R132, R133]: read by
+ * the same two steps placing takes (the cart as `placeOrder` prices it, then `chooseDiscount`),
+ * so the summary's discount is the server's figure and the total follows from `orderTotals`
+ * as at placing. Refused with the reason on the `discountCode` field; writes nothing, and
+ * placing checks the code again in its transaction.
+ */
+export async function previewDiscount({ db, viewer, typed, email }: { db: Db; viewer: Viewer; typed: string; email: string }): Promise<DiscountPreview> {
+	const owner = cartOwner(viewer)
+	const lines = await cartToPlace(db, viewer.storeId, owner)
+	if (lines.length === 0) throw new DomainError(409, 'Your cart is empty.')
+	const subtotalMinor = lines.reduce((sum, line) => sum + line.variant.priceMinor * line.quantity, 0)
+	const buyer = { email, userId: 'userId' in owner ? owner.userId : null }
+	const { code, kind, goodsMinor, freeShipping } = await chooseDiscount(db, { storeId: viewer.storeId, typed, subtotalMinor, buyer })
+	return { code, kind, goodsMinor, freeShipping }
 }
 
 /** The Order as checkout answers it: its link's token instead of the hash, and nothing of who owns it. */

@@ -7,6 +7,7 @@ import { enqueueMail, type MailKind } from '../email/outbox.server'
 import { plainMail } from '../email/render'
 import type { Renderer } from '../email/worker.server'
 import { formatMoney } from '../rules/money'
+import { NO_PAYMENT_DUE } from '../rules/order-status'
 import { ORDER_LINE_ORDER } from './listing-order'
 import { existingOrderToken } from './token.server'
 
@@ -71,13 +72,15 @@ export function orderMailRenderer(db: Db, kind: keyof typeof HEADLINES): Rendere
 			'order-placed': [
 				`Thank you for your order #${order.number} at ${order.store.name}.`,
 				`${lines}\nTotal: ${money(order.totalMinor)}`,
-				order.connection && order.connection.provider !== 'stripe'
-					? order.status === 'awaiting_payment'
-						? instructionLines(readInstructions(order.connection.paymentInstructions), order.number).join('\n')
-						: 'Payment: received.'
-					: order.status === 'awaiting_payment'
-						? 'Payment: open your order to pay online if you have not finished paying.'
-						: 'Payment: received.',
+				order.totalMinor === 0
+					? NO_PAYMENT_DUE
+					: order.connection && order.connection.provider !== 'stripe'
+						? order.status === 'awaiting_payment'
+							? instructionLines(readInstructions(order.connection.paymentInstructions), order.number).join('\n')
+							: 'Payment: received.'
+						: order.status === 'awaiting_payment'
+							? 'Payment: open your order to pay online if you have not finished paying.'
+							: 'Payment: received.',
 				'Keep this mail: the link below is the way back to your order.',
 			],
 			'order-paid': [`We received the payment for order #${order.number}: ${money(order.totalMinor)}.`],

@@ -33,3 +33,6 @@ export const ORDER_STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
 	cancelled: 'Cancelled',
 	refunded: 'Refunded',
 }
+
+/** What an Order with nothing to pay says where a payment would be: its page, its mail, its timeline [R140]. */
+export const NO_PAYMENT_DUE = 'No payment due: the discount covers the whole order.'

@@ -151,7 +151,7 @@ export function listQuery<S extends string>(request: Request, { statuses, maxQue
  * under contention as a 503 with Retry-After (nothing was changed); others rethrow. `extra` rides
  * along (a form's echoed values).
  */
-export function domainFailure<Extra extends object = object>(error: unknown, extra?: Extra) {
+export function domainFailure<Extra extends object = Record<never, never>>(error: unknown, extra: Extra = {} as Extra) {
 	if (error instanceof StoreBusyError) {
 		return data({ ...formFailure({}, error.message), ...extra }, { status: 503, headers: { 'Retry-After': String(error.retryAfterSeconds) } })
 	}

@@ -20,16 +20,19 @@ async function fillCart(page: Page) {
 	await page.getByRole('button', { name: 'Add to cart' }).click()
 	await expect(page).toHaveURL(`${store().origin}/cart`)
 	await page.goto(`${store().origin}/checkout`)
-	await fillCheckout(page, `busy-${Date.now()}@example.com`)
-	return productId!
+	const email = `busy-${Date.now()}@example.com`
+	await fillCheckout(page, email)
+	return { productId: productId!, email }
 }
 
 for (const javaScriptEnabled of [true, false]) {
 	test.describe(`with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
 		test.use({ javaScriptEnabled })
 
-		test('a busy database gives the checkout page back with 503, Retry-After and the cart intact; the retry places the Order [R67]', async ({ page }) => {
-			const productId = await fillCart(page)
+		test('a busy database gives the checkout page back with 503, Retry-After, the cart and the typing intact; the retry places the Order [R67] [R127]', async ({
+			page,
+		}) => {
+			const { productId, email } = await fillCart(page)
 			const release = await holdRowLock(store().databaseUrl, productId)
 			try {
 				const answer = page.waitForResponse((response) => response.request().method() === 'POST')
@@ -44,8 +47,10 @@ for (const javaScriptEnabled of [true, false]) {
 			} finally {
 				await release()
 			}
-			// Without JavaScript the page came back as a new document: its fields are empty again.
-			if (!javaScriptEnabled) await fillCheckout(page, `busy-${Date.now()}@example.com`)
+			// With JavaScript or without (a new document), the form comes back as it was typed [R127].
+			await expect(page.getByLabel('Email')).toHaveValue(email)
+			await expect(page.getByLabel('Postal code')).toHaveValue('12345')
+			await expect(page.getByLabel('Country', { exact: true })).toHaveValue('US')
 			await page.getByRole('button', { name: 'Place order' }).click()
 			await expect(page.getByRole('heading', { name: /Thank you! Order #\d+/ })).toBeVisible()
 			await expect(page.getByTestId('cart-link')).toHaveText('Cart')

@@ -1,6 +1,7 @@
+import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import type { ShippingTable } from '../../shipping/shipping.server'
-import { orderTotals, percentText } from '../../rules/totals'
+import { type AppliedDiscount, orderTotals, percentText } from '../../rules/totals'
 import { Price } from '../../ui/money-format'
 
 type Rate = ShippingTable['zones'][number]['rates'][number]
@@ -67,17 +68,44 @@ export function ShippingOptions({
 	)
 }
 
-/** Lines, shipping, tax and the total, as they will be charged for `country` and the rate chosen. */
+/**
+ * The discount code's field with its "Apply" button: without JavaScript it sends the form back
+ * priced with the code (everything typed kept, nothing placed); with it the summary follows the
+ * answer at once [R132, R133].
+ */
+export function DiscountEntry({ applied, children }: { applied: string | null; children: ReactNode }) {
+	return (
+		<div className="discount-entry" data-testid="discount-entry">
+			{children}
+			<button type="submit" name="intent" value="apply" className="secondary" formNoValidate>
+				Apply
+			</button>
+			{applied ? (
+				<p className="hint" data-testid="discount-applied" role="status">
+					{applied} applied: see the order summary.
+				</p>
+			) : null}
+		</div>
+	)
+}
+
+/**
+ * Lines, shipping, tax, the discount and the total, as they will be charged for `country`, the
+ * rate chosen and the code's discount as the server worked it out: by `orderTotals`, the one
+ * function placing the Order uses too. A figure to show, never one sent back [R132].
+ */
 export function CheckoutSummary({
 	summary,
 	shipping,
 	country,
 	chosen,
+	discount,
 }: {
 	summary: { lines: Array<{ id: string; quantity: number; product: { title: string }; lineTotalMinor: number }>; subtotalMinor: number }
 	shipping: ShippingTable
 	country: string
 	chosen: Rate | null
+	discount: (AppliedDiscount & { code: string }) | null
 }) {
 	const needsShipping = shipping.zones.length > 0
 	const totals = orderTotals({
@@ -85,6 +113,7 @@ export function CheckoutSummary({
 		shipping: chosen,
 		taxRateBasisPoints: shipping.taxRates[country] ?? 0,
 		pricesIncludeTax: shipping.pricesIncludeTax,
+		discount,
 	})
 	return (
 		<aside className="card order-summary" aria-labelledby="order-summary-heading">
@@ -96,7 +125,7 @@ export function CheckoutSummary({
 					</li>
 				))}
 			</ul>
-			{needsShipping || totals.taxMinor > 0 ? (
+			{needsShipping || totals.taxMinor > 0 || discount ? (
 				<dl className="order-charges">
 					<dt>Subtotal</dt>
 					<dd data-testid="checkout-subtotal">
@@ -107,6 +136,14 @@ export function CheckoutSummary({
 							<dt>Shipping{chosen ? ` (${chosen.name})` : ''}</dt>
 							<dd data-testid="checkout-shipping">
 								{chosen ? totals.shippingMinor === 0 ? 'Free' : <Price minor={totals.shippingMinor} /> : 'choose an option'}
+							</dd>
+						</>
+					) : null}
+					{discount ? (
+						<>
+							<dt>Discount ({discount.code})</dt>
+							<dd data-testid="checkout-discount">
+								−<Price minor={totals.discountMinor} />
 							</dd>
 						</>
 					) : null}

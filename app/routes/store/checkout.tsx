@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { useEffect, useRef, useState } from 'react'
-import { data, Form, redirect, useNavigation } from 'react-router'
+import { Form, redirect, useNavigation } from 'react-router'
 import type { Route } from './+types/checkout'
 import { rateLimitedForm, refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { getViewer } from '../../auth/guards.server'
@@ -15,8 +15,8 @@ import { log } from '../../log/logger.server'
 import { CountrySelect } from '../../ui/country-select'
 import { countryChoices } from '../../rules/countries'
 import { CHECKOUT_TEXT_FIELDS, type CheckoutValues } from './checkout-fields'
-import { checkoutForm, checkoutValues } from './checkout-form.server'
-import { CheckoutSummary, ShippingOptions, ratesFor } from './checkout-parts'
+import { checkoutForm, keptDiscount, sentOf, unplacedAnswer } from './checkout-form.server'
+import { CheckoutSummary, DiscountEntry, ShippingOptions, ratesFor } from './checkout-parts'
 
 export const meta = () => [{ title: 'Checkout' }]
 
@@ -54,24 +54,23 @@ async function prefillFor(viewer: Viewer) {
 /**
  * The spec's Checkout request: validated on the server, placed in one transaction, then
  * paid through the chosen Connection. Offline: straight to the confirmation. Stripe: to
- * the provider's Checkout page (303), which returns to the confirmation. Every refusal answers
- * the form with what was typed in it [R127].
+ * the provider's Checkout page (303), which returns to the confirmation. Every refusal, a 429
+ * too, answers the form with what was typed in it [R127]; "Show shipping options" and "Apply"
+ * answer it priced, with the code's discount as the server works it out, and place nothing [R132].
  */
 export async function action(args: Route.ActionArgs) {
-	const limited = rateLimitedForm(args.context)
+	const { values, intent } = await sentOf(args.request.clone())
+	// A refused request reads nothing more: the code stays typed, its discount is priced on the next try.
+	const limited = rateLimitedForm(args.context, { values, discount: null })
 	if (limited) return limited
 	const viewer = await getViewer(args)
-	const sent = args.request.clone()
+	const checkout = repositoriesFor(viewer).checkout
 	const form = await parseForm(args.request, checkoutForm)
-	// parseForm has read the body within its limit; the copy is those same bytes.
-	const sentFields = new URLSearchParams(await sent.text())
-	const values = checkoutValues(sentFields)
-	if (sentFields.get('intent') === 'rates') return data({ ok: false as const, fieldErrors: {}, formError: undefined, values })
-	if (!form.ok) return data({ ...form, values }, { status: 400 })
+	if (!form.ok || intent === 'rates' || intent === 'apply') return unplacedAnswer({ form, intent, values, preview: checkout.previewDiscount })
 	const { payment, shippingRate, discountCode, idempotencyKey, intent: _intent, ...details } = form.data
 	let placed
 	try {
-		placed = await repositoriesFor(viewer).checkout.placeOrder({
+		placed = await checkout.placeOrder({
 			details,
 			connectionHandle: payment,
 			shippingRateId: shippingRate,
@@ -81,7 +80,7 @@ export async function action(args: Route.ActionArgs) {
 	} catch (error) {
 		// Contention that outlasted the retries [R67]: the form again, the cart as it was, when to retry.
 		if (error instanceof StoreBusyError) log.warn('[checkout] gave up under contention; answered 503')
-		return domainFailure(error, { values })
+		return domainFailure(error, { values, discount: await keptDiscount(error, values, checkout.previewDiscount) })
 	}
 	const { order } = placed
 	const confirmation = `/orders/${order.token}`
@@ -90,11 +89,15 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-	const pending = useNavigation().state === 'submitting'
+	const navigation = useNavigation()
+	// Only "Place order" places: "Apply" and "Show shipping options" leave its button as it was.
+	const pending = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'place'
 	const errors: Record<string, string | undefined> = actionData?.fieldErrors ?? {}
 	const { summary, connections, idempotencyKey, prefill, shipping, countries } = loaderData
 	// What the form shows: what was sent when a submit came back refused, else the prefill [R127].
 	const shown: Partial<CheckoutValues> = actionData && 'values' in actionData ? actionData.values : prefill
+	// The code's discount as the server worked it out when the form last came back [R132].
+	const discount = actionData && 'discount' in actionData ? actionData.discount : null
 	// Without JavaScript the shopper picks a country and asks for its rates (a second submit that
 	// places nothing); with it, the rates and the totals follow the country at once [R119].
 	const [hydrated, setHydrated] = useState(false)
@@ -132,7 +135,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 			<h1>Checkout</h1>
 			<div className="checkout-grid">
 				{/* Before the form in the page, so a phone shows what is bought before "Place order". */}
-				<CheckoutSummary summary={summary} shipping={shipping} country={country} chosen={chosen} />
+				<CheckoutSummary summary={summary} shipping={shipping} country={country} chosen={chosen} discount={discount} />
 				<Form ref={formRef} method="post" noValidate className="card wide checkout-form">
 					<FormError message={actionData?.formError} />
 					<h2>Contact</h2>
@@ -181,7 +184,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
 						))}
 						{errors.payment ? <p className="field-error">{errors.payment}</p> : null}
 					</fieldset>
-					{inSection('discount')}
+					<DiscountEntry applied={discount?.code ?? null}>{inSection('discount')}</DiscountEntry>
 					<input type="hidden" name="idempotencyKey" value={idempotencyKey} />
 					<Honeypot />
 					<button type="submit" name="intent" value="place" disabled={pending}>

@@ -151,13 +151,15 @@ export function tooManyMessage(decision: Decision) {
 
 /**
  * For form pages: the 429 to render beside the form when the middleware found the limit
- * exceeded (the action then does nothing else), or null.
+ * exceeded (the action then does nothing else), or null. `extra` rides along (a form's echoed
+ * values, so the page comes back with what was typed) [R127].
  */
-export function rateLimitedForm(context: Readonly<RouterContextProvider>) {
+export function rateLimitedForm<Extra extends object = Record<never, never>>(context: Readonly<RouterContextProvider>, extra: Extra = {} as Extra) {
 	const decision = context.get(rateLimitContext)
-	if (decision === 'unavailable') return data(formFailure({}, UNAVAILABLE.message), { status: 503, headers: UNAVAILABLE.headers })
+	const refusal = (message: string) => ({ ...formFailure({}, message), ...extra })
+	if (decision === 'unavailable') return data(refusal(UNAVAILABLE.message), { status: 503, headers: UNAVAILABLE.headers })
 	if (!decision || decision.success) return null
-	return data(formFailure({}, tooManyMessage(decision)), { status: 429, headers: rateLimitHeaders(decision) })
+	return data(refusal(tooManyMessage(decision)), { status: 429, headers: rateLimitHeaders(decision) })
 }
 
 /** The headers a refusal carries: Retry-After and X-RateLimit-*, once each [R51]. */
