@@ -115,20 +115,17 @@ export async function startBalancer({
 		const client = req.socket.remoteAddress ?? ''
 		headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${client}` : client
 		let answered = false
-		const outgoing = httpRequest(
-			{ host: upstream.url.hostname, port: upstream.url.port, method, path: req.url, headers, agent: false },
-			(answer) => {
-				answered = true
-				routed.set(upstream.name, (routed.get(upstream.name) ?? 0) + 1)
-				res.writeHead(answer.statusCode ?? 502, answer.headers)
-				answer.pipe(res)
-				answer.once('close', () => {
-					if (answer.complete) return
-					lost.push({ upstream: upstream.name, at: Date.now(), method, path: req.url ?? '', why: 'answer cut' })
-					res.destroy()
-				})
-			},
-		)
+		const outgoing = httpRequest({ host: upstream.url.hostname, port: upstream.url.port, method, path: req.url, headers, agent: false }, (answer) => {
+			answered = true
+			routed.set(upstream.name, (routed.get(upstream.name) ?? 0) + 1)
+			res.writeHead(answer.statusCode ?? 502, answer.headers)
+			answer.pipe(res)
+			answer.once('close', () => {
+				if (answer.complete) return
+				lost.push({ upstream: upstream.name, at: Date.now(), method, path: req.url ?? '', why: 'answer cut' })
+				res.destroy()
+			})
+		})
 		outgoing.once('error', (error) => {
 			if (answered) return
 			const code = causeCode(error)

@@ -3,6 +3,7 @@
  * stand-in, two production store processes sharing all three, and the balancer in front of
  * them. Everything is torn down in reverse by `stop()`.
  */
+import { randomBytes } from 'node:crypto'
 import { startStoreProcess, type StoreProcess } from '../e2e/support/store-process'
 import { GENEROUS_LIMITS } from '../helpers/generous-limits'
 import { freePort } from '../helpers/http'
@@ -31,8 +32,6 @@ export async function startFleet(): Promise<Fleet> {
 	try {
 		const created = await createTestDatabase('store_scale')
 		cleanups.push(() => dropTestDatabase(created.name))
-		const database = await prepareDatabase(created.url)
-		cleanups.push(() => database.db.$disconnect())
 		const redis = await privateRedis()
 		cleanups.push(() => redis.kill())
 		const s3 = await startS3StandIn('scale')
@@ -51,12 +50,22 @@ export async function startFleet(): Promise<Fleet> {
 			RATE_LIMIT_ACCOUNT: `${ACCOUNT_BUDGET}/600`,
 			...s3.env,
 		}
-		// One after the other: init (migrations, the admin) runs once before the second starts,
-		// as a release command runs it once before the instances.
-		const a = await startStoreProcess({ databaseUrl: created.url, env })
-		cleanups.push(() => a.stop())
-		const b = await startStoreProcess({ share: a, env })
-		cleanups.push(() => b.stop())
+		// Both at once on an empty database, as N containers of the image start: each runs init
+		// (migrations, the Store, the admin) before it serves, at the same moment as the other.
+		const shared = {
+			AUTH_SECRET: randomBytes(32).toString('base64'),
+			ADMIN_EMAIL: 'scale-admin@example.com',
+			ADMIN_PASSWORD: `pw-${randomBytes(16).toString('hex')}`,
+		}
+		const started = await Promise.allSettled([0, 1].map(() => startStoreProcess({ databaseUrl: created.url, env: { ...env, ...shared } })))
+		for (const instance of started) if (instance.status === 'fulfilled') cleanups.push(() => instance.value.stop())
+		const [a, b] = started.map((instance) => {
+			if (instance.status === 'rejected') throw instance.reason
+			return { ...instance.value, secret: shared.AUTH_SECRET, admin: { email: shared.ADMIN_EMAIL, password: shared.ADMIN_PASSWORD } }
+		}) as [StoreProcess, StoreProcess]
+		// The suite reads and seeds the database the instances migrated.
+		const database = await prepareDatabase(created.url)
+		cleanups.push(() => database.db.$disconnect())
 		const balancer = await startBalancer({
 			port: publicPort,
 			upstreams: [

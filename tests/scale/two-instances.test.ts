@@ -141,7 +141,11 @@ describe(`two instances behind a balancer, ${SECONDS} s of mixed traffic, one SI
 		expect(orders.length, 'one Order per confirmation').toBe(confirmed.length)
 		expect(new Set(orders.map((order) => order.email))).toEqual(new Set(confirmed.map((p) => p.email)))
 		expect(orders.map((order) => order.number)).toEqual(orders.map((_, i) => orders[0]!.number + i))
-		await expectOrdersWhole(database.db, database.storeId, new Map([...products.map((p): [string, number] => [p.id, STOCK]), [edited.id, 5], [directlyEdited.id, 5]]))
+		await expectOrdersWhole(
+			database.db,
+			database.storeId,
+			new Map([...products.map((p): [string, number] => [p.id, STOCK]), [edited.id, 5], [directlyEdited.id, 5]]),
+		)
 
 		// Edits were seen by whichever instance answered next; every upload is served by the survivor.
 		expect(editsNotSeen).toBe(0)
