@@ -4,9 +4,11 @@
  * round-robin to the upstreams that are ready, and records every change of an upstream's
  * readiness. No sticky sessions: any request may go to any ready instance.
  *
- * Readiness as a platform judges it: an upstream is out after two failed checks in a row (an
- * answer other than 200, none within `probeTimeoutMs`), at once when its port refuses the
- * connection (nothing listens: the process is gone), and back after two answers of 200.
+ * Readiness as the platforms the store ships for judge it (fly.toml's check and the Dockerfile's
+ * HEALTHCHECK: 3 s to answer, three tries), only asked far more often: an upstream is out after
+ * three failed checks in a row (an answer other than 200, or none within `probeTimeoutMs`), at
+ * once when its port refuses the connection (nothing listens: the process is gone), and back
+ * after two answers of 200.
  *
  * Retries as a proxy makes them (nginx's `proxy_next_upstream error` without
  * `non_idempotent`): a request whose connection was refused never reached the upstream, so it is
@@ -32,6 +34,8 @@ export type Balancer = {
 	retried: number
 	/** Requests answered, per upstream. */
 	routed: Map<string, number>
+	/** The slowest readiness answer of each upstream (ms). */
+	slowestProbe: Map<string, number>
 	/** Requests answered 503 because no upstream was ready. */
 	noneReady: number
 	isReady(name: string): boolean
@@ -47,7 +51,7 @@ export async function startBalancer({
 	upstreams,
 	port = 0,
 	pollMs = 250,
-	probeTimeoutMs = 2_000,
+	probeTimeoutMs = 3_000,
 }: {
 	upstreams: Upstream[]
 	port?: number
@@ -58,6 +62,7 @@ export async function startBalancer({
 	const flips: Flip[] = []
 	const lost: Lost[] = []
 	const routed = new Map(upstreams.map(({ name }) => [name, 0]))
+	const slowestProbe = new Map(upstreams.map(({ name }) => [name, 0]))
 	let retried = 0
 	let noneReady = 0
 	let next = 0
@@ -71,15 +76,17 @@ export async function startBalancer({
 			state.successes = 0
 			state.failures++
 		}
-		const verdict = state.ready === undefined ? ok : ok ? (state.successes >= 2 ? true : state.ready) : state.failures >= 2 || atOnce ? false : state.ready
+		const verdict = state.ready === undefined ? ok : ok ? (state.successes >= 2 ? true : state.ready) : state.failures >= 3 || atOnce ? false : state.ready
 		if (state.ready !== undefined && verdict !== state.ready) flips.push({ upstream: state.name, at: Date.now(), ready: verdict, why })
 		state.ready = verdict
 	}
 
 	const probe = async (state: State) => {
+		const since = Date.now()
 		try {
 			const answer = await fetch(`${state.origin}/readyz`, { signal: AbortSignal.timeout(probeTimeoutMs) })
 			await answer.arrayBuffer()
+			slowestProbe.set(state.name, Math.max(slowestProbe.get(state.name) ?? 0, Date.now() - since))
 			judge(state, answer.status === 200, `readyz ${answer.status}`)
 		} catch (error) {
 			const code = causeCode(error)
@@ -160,6 +167,7 @@ export async function startBalancer({
 			return retried
 		},
 		routed,
+		slowestProbe,
 		get noneReady() {
 			return noneReady
 		},
@@ -175,6 +183,6 @@ export async function startBalancer({
 
 /** The system error code of a failed request (fetch wraps it in `cause`). */
 function causeCode(error: unknown): string {
-	const seen = error as { code?: string; name?: string; cause?: { code?: string } }
-	return seen.cause?.code ?? seen.code ?? seen.name ?? 'error'
+	const seen = error as { code?: string | number; name?: string; cause?: { code?: string } }
+	return seen.cause?.code ?? (typeof seen.code === 'string' ? seen.code : undefined) ?? seen.name ?? 'error'
 }
