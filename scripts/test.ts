@@ -1,8 +1,8 @@
 /**
  * `npm test`: every suite, the way CI runs it. Installs Debian's Chromium when
  * it is missing (root only), typechecks, builds, then runs vitest (unit and
- * integration, on SQLite and PostgreSQL), the fault suite (tests/faults) and Playwright (end-to-end against the
- * built server), then checks that every Stable capability's proof tests passed in this run.
+ * integration, on SQLite and PostgreSQL), the fault suite (tests/faults), the scale suite (tests/scale, sized
+ * for CI) and Playwright (end-to-end against the built server), then checks that every Stable capability's proof tests passed in this run.
  * Ends with the names of failed tests and one line: "summary: N passed, N failed".
  */
 import { spawn, spawnSync } from 'node:child_process'
@@ -14,7 +14,8 @@ import { judgeMaturity, readReports } from './lib/maturity'
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm test [-- --skip-e2e]
 
-Runs typecheck, build, vitest, the fault suite and Playwright. Needs PostgreSQL on 127.0.0.1:5432
+Runs typecheck, build, vitest, the fault suite, the scale suite (SCALE_SECONDS of traffic, 45 by
+default) and Playwright. Needs PostgreSQL on 127.0.0.1:5432
 (trust auth), Redis on 127.0.0.1:6379 (and the redis-server binary), and Chromium at
 /usr/bin/chromium (installed with apt-get when missing and running as root).`)
 	process.exit(0)
@@ -134,6 +135,14 @@ results.push([
 	built() &&
 		npx(['vitest', 'run', '--config', 'tests/faults/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORTS}/faults.json`]),
 ])
+// Two instances behind a balancer, one SIGKILLed [R126]: CI-sized (`npm run test:scale` runs minutes).
+results.push([
+	'scale',
+	built() &&
+		npx(['vitest', 'run', '--config', 'tests/scale/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORTS}/scale.json`], {
+			SCALE_SECONDS: process.env.SCALE_SECONDS ?? '45',
+		}),
+])
 // End-to-end on the embedded default, then the database-backed specs on PostgreSQL.
 const ENGINES = ['sqlite', 'postgresql']
 if (!skipE2e) {
@@ -159,7 +168,7 @@ if (!skipE2e) {
 	results.push(['maturity', problems.length === 0])
 }
 
-const suites = [vitestCounts(), vitestCounts('faults'), ...(skipE2e ? [] : ENGINES.map(playwrightCounts))]
+const suites = [vitestCounts(), vitestCounts('faults'), vitestCounts('scale'), ...(skipE2e ? [] : ENGINES.map(playwrightCounts))]
 const total = suites.reduce<Counts>(
 	(sum, counts) => ({
 		passed: sum.passed + (counts?.passed ?? 0),
@@ -173,7 +182,7 @@ const failedSteps = results.filter(([, ok]) => !ok).map(([name]) => name)
 /** The names of the tests a report says failed, so the last lines of a CI log say what broke. */
 function failedTests(): string[] {
 	const names: string[] = []
-	for (const name of ['vitest', 'faults']) {
+	for (const name of ['vitest', 'faults', 'scale']) {
 		const file = `${REPORTS}/${name}.json`
 		if (!existsSync(file)) continue
 		for (const suite of JSON.parse(readFileSync(file, 'utf8')).testResults ?? []) {
@@ -207,7 +216,7 @@ function failedTests(): string[] {
 console.log('')
 for (const name of failedTests()) console.log(`failed: ${name}`)
 for (const [name, ok] of results) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}`)
-const names = ['vitest', 'faults', ...(skipE2e ? [] : ENGINES.map((engine) => `playwright (${engine})`))]
+const names = ['vitest', 'faults', 'scale', ...(skipE2e ? [] : ENGINES.map((engine) => `playwright (${engine})`))]
 console.log(names.map((name, i) => `${name}: ${JSON.stringify(suites[i])}`).join('  '))
 if (failedSteps.length > 0 && total.failed === 0) total.failed = failedSteps.length
 console.log(`took ${Math.round((Date.now() - started) / 1000)}s`)

@@ -41,6 +41,14 @@ describe.each(PROVIDERS)('seeded Store Admin on %s [R23]', (provider) => {
 		expect(await signsIn(email, 'a different password')).toBe(false)
 	})
 
+	it('creates one admin when two instances run init at the same moment, and neither fails [R126]', async () => {
+		const email = uniqueEmail('admin')
+		const outcomes = await Promise.all([0, 1].map(() => seedAdmin({ db: t.db, auth: t.auth, email, password: 'first admin password' })))
+		expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['created', 'exists'])
+		expect(await t.db.user.count({ where: { email } })).toBe(1)
+		expect(await signsIn(email, 'first admin password')).toBe(true)
+	})
+
 	it('never promotes an existing customer who registered the admin email first', async () => {
 		const { email, userId } = await signUpCustomer(t.auth, uniqueEmail('squatter'))
 		const outcome = await seedAdmin({ db: t.db, auth: t.auth, email, password: 'admin password 123' })

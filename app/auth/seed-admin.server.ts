@@ -4,6 +4,7 @@ import { resetTokensOf } from './reset-links.server'
 import { roleOf } from './roles'
 import { passwordWeakness } from '../rules/strength.server'
 import type { Db } from '../data/db.server'
+import { isUniqueViolation } from '../data/unique-violation'
 
 /**
  * The published default Store Admin account (README, "Know before you use it"). It exists so a
@@ -63,9 +64,18 @@ export async function seedAdmin({
 	if (!existing) {
 		const reason = weakness()
 		if (reason) return { kind: 'weak-password', email: adminEmail, reason }
-		await auth.api.createUser({
-			body: { email: adminEmail, password: chosen ?? DEFAULT_ADMIN_PASSWORD, name: 'Administrator', role: 'admin' },
-		})
+		try {
+			await auth.api.createUser({
+				body: { email: adminEmail, password: chosen ?? DEFAULT_ADMIN_PASSWORD, name: 'Administrator', role: 'admin' },
+			})
+		} catch (error) {
+			// Another instance's init, started at the same moment, created it first [R126] (its
+			// insert won the unique key, or better-auth saw it and answered "already exists"): go
+			// on as if it had been found.
+			const raced = isUniqueViolation(error, 'email') || (await db.user.count({ where: { email: adminEmail } })) > 0
+			if (!raced) throw error
+			return seedAdmin({ db, auth, email, password, production })
+		}
 		seeded = { kind: 'created', email: adminEmail, publishedPassword: !chosen, retired: [] }
 	} else if (roleOf(existing.role) !== 'admin') {
 		seeded = { kind: 'not-admin', email: adminEmail, publishedPassword: false, retired: [] }

@@ -1,4 +1,5 @@
 import type { Db } from './db.server'
+import { upsertRacing } from './unique-violation'
 
 /** One Store Runtime serves one Store [R1]; `npm run init` creates it under this handle. */
 export const RUNTIME_STORE_HANDLE = 'main'
@@ -28,12 +29,14 @@ export function runtimeStoreId(db: Db): Promise<string> {
 	return id
 }
 
-/** Creates the runtime Store when it does not exist; never renames an existing one. */
+/** Creates the runtime Store when it does not exist; never renames an existing one. Safe to run from two instances at once [R126]. */
 export async function ensureRuntimeStore(db: Db, name = DEFAULT_STORE_NAME) {
-	return db.store.upsert({
-		where: { handle: RUNTIME_STORE_HANDLE },
-		create: { handle: RUNTIME_STORE_HANDLE, name },
-		update: {},
-		select: { id: true, name: true },
-	})
+	return upsertRacing(() =>
+		db.store.upsert({
+			where: { handle: RUNTIME_STORE_HANDLE },
+			create: { handle: RUNTIME_STORE_HANDLE, name },
+			update: {},
+			select: { id: true, name: true },
+		}),
+	)
 }

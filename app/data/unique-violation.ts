@@ -11,3 +11,17 @@ export function isUniqueViolation(error: unknown, field?: string) {
 	if (!field) return true
 	return (JSON.stringify(e.meta ?? {}) + (e.message ?? '')).includes(field)
 }
+
+/**
+ * An upsert another process may run at the same moment (two instances starting together):
+ * Prisma reads, then inserts, so both can find nothing and one insert fails on the unique key.
+ * The row exists by then, so the same upsert asked once more finds it.
+ */
+export async function upsertRacing<T>(upsert: () => Promise<T>): Promise<T> {
+	try {
+		return await upsert()
+	} catch (error) {
+		if (!isUniqueViolation(error)) throw error
+		return upsert()
+	}
+}

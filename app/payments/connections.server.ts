@@ -2,6 +2,7 @@ import { connectionScope, openSecret, sealSecret } from '../security/secret-box.
 import { registerSecret } from '../log/logger.server'
 import { isSecretField } from '../log/redact'
 import type { StoreScope } from '../data/scope'
+import { upsertRacing } from '../data/unique-violation'
 
 export type ProviderKind = 'offline' | 'stripe' | 'generic'
 
@@ -22,12 +23,15 @@ export const publicConnectionFields = { id: true, handle: true, provider: true, 
 
 /** The built-in offline provider: bank transfer or pay on delivery, no configuration. */
 export function ensureOfflineConnection({ db, storeId }: StoreScope) {
-	return db.connection.upsert({
-		where: { storeId_handle: { storeId, handle: 'offline' } },
-		create: { storeId, handle: 'offline', provider: 'offline', displayName: 'Bank transfer or pay on delivery' },
-		update: {},
-		select: publicConnectionFields,
-	})
+	// Init on two instances at once, or two first checkouts, may both create it [R126].
+	return upsertRacing(() =>
+		db.connection.upsert({
+			where: { storeId_handle: { storeId, handle: 'offline' } },
+			create: { storeId, handle: 'offline', provider: 'offline', displayName: 'Bank transfer or pay on delivery' },
+			update: {},
+			select: publicConnectionFields,
+		}),
+	)
 }
 
 /**

@@ -163,8 +163,17 @@ export async function expectUploadsWhole(db: Db, storeId: string, dir: string) {
 /**
  * One guest's whole purchase over HTTP (add to cart, open checkout, submit), answered by the
  * first response that is not what a working store gives, or by the submit's own answer.
+ * `resend`: how many more times the same submit (same idempotency key) is sent, as a browser
+ * would, while its answer is lost (no answer, a balancer's 502) or shed (503, after its
+ * Retry-After); `onResend` hears each reason (0 for no answer).
  */
-export async function purchase(origin: string, productId: string, email: string, payment = 'offline') {
+export async function purchase(
+	origin: string,
+	productId: string,
+	email: string,
+	payment = 'offline',
+	{ resend = 0, onResend = () => {} }: { resend?: number; onResend?: (status: number) => void } = {},
+) {
 	const guest = new Guest(origin)
 	const added = await guest.send('/cart', { intent: 'add', productId, quantity: '1' })
 	if (added.status !== 302) return added
@@ -172,5 +181,16 @@ export async function purchase(origin: string, productId: string, email: string,
 	const html = await page.text()
 	const idempotencyKey = idempotencyKeyOf(html)
 	if (page.status !== 200 || !idempotencyKey) return new Response(html, { status: page.status === 200 ? 599 : page.status })
-	return guest.send('/checkout', { email, ...ADDRESS, payment, idempotencyKey })
+	const form = { email, ...ADDRESS, payment, idempotencyKey }
+	for (let sent = 0; ; sent++) {
+		const answer = await guest.send('/checkout', form).catch((error: unknown) => {
+			if (sent >= resend) throw error
+			return null
+		})
+		const status = answer?.status ?? 0
+		if (sent >= resend || (status !== 0 && status !== 502 && status !== 503)) return answer!
+		onResend(status)
+		await answer?.arrayBuffer()
+		await sleep(status === 503 ? Number(answer?.headers.get('retry-after') ?? 1) * 1000 : 200)
+	}
 }

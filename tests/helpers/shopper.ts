@@ -19,11 +19,20 @@ export class Guest {
 		return [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ')
 	}
 
-	async send(path: string, form?: Record<string, string>, init: { signal?: AbortSignal } = {}) {
-		const response = await fetch(`${this.origin}${path}`, {
+	/**
+	 * `via`: another address serving the same store (one instance behind a balancer, trusting
+	 * it as a proxy: TRUST_PROXY=1); the request comes from a page of `origin`, the store's
+	 * public address, and names it as a proxy does (X-Forwarded-Host).
+	 */
+	async send(path: string, form?: Record<string, string>, init: { signal?: AbortSignal; via?: string } = {}) {
+		const response = await fetch(`${init.via ?? this.origin}${path}`, {
 			method: form ? 'POST' : 'GET',
 			redirect: 'manual',
-			headers: { cookie: this.cookie, ...(form ? { origin: this.origin, 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+			headers: {
+				cookie: this.cookie,
+				...(init.via ? { 'x-forwarded-host': new URL(this.origin).host } : {}),
+				...(form ? { origin: this.origin, 'content-type': 'application/x-www-form-urlencoded' } : {}),
+			},
 			body: form ? new URLSearchParams(form).toString() : undefined,
 			signal: init.signal,
 		})
