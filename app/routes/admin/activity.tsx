@@ -5,6 +5,7 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { pageParam } from '../../security/form.server'
 import { Pager } from '../../ui/pager'
 import { activityTarget, activityWords } from '../../ui/activity-words'
+import { Email } from '../../ui/email'
 
 export const meta = () => [{ title: 'Activity · Store Admin' }]
 
@@ -37,7 +38,9 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
 						{entries.map((entry) => (
 							<tr key={entry.id}>
 								<td data-label="When (UTC)">{entry.createdAt.replace('T', ' ').slice(0, 19)}</td>
-								<td data-label="Who">{entry.actorEmail}</td>
+								<td data-label="Who">
+									<Email address={entry.actorEmail} />
+								</td>
 								<td data-label="What">{activityWords(entry.action, entry.detail)}</td>
 								<td data-label="Target">
 									<ActivityTarget entry={entry} />

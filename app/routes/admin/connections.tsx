@@ -86,14 +86,14 @@ export default function Connections({ loaderData, actionData }: Route.ComponentP
 				<tbody>
 					{loaderData.connections.map((c) => (
 						<tr key={c.handle}>
-							<td>
+							<td data-label="Connection">
 								{c.displayName}
 								<br />
 								<code>{c.handle}</code>
 							</td>
-							<td>{c.provider}</td>
-							<td>{c.provider === 'offline' ? '—' : <code>{`${loaderData.appUrl}/api/events/${c.handle}`}</code>}</td>
-							<td>
+							<td data-label="Provider">{c.provider}</td>
+							<td data-label="Event endpoint">{c.provider === 'offline' ? '—' : <code>{`${loaderData.appUrl}/api/events/${c.handle}`}</code>}</td>
+							<td data-label="Rotate verification secret">
 								{c.provider === 'offline' ? null : (
 									<Form method="post" action="?intent=rotate" className="inline-form">
 										<input type="hidden" name="handle" value={c.handle} />

@@ -13,6 +13,7 @@ import { FormError } from '../../ui/forms'
 import { EventResult } from '../../ui/event-result'
 import { OrderDetails } from '../../ui/order-details'
 import { Price } from '../../ui/money-format'
+import { Email } from '../../ui/email'
 
 /** A change that gave up under contention carries its Retry-After to the page. */
 export const headers = refusalHeaders
@@ -127,7 +128,7 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 			</p>
 			<FormError message={actionData?.formError} />
 			<p>
-				Customer: {order.email} {order.userId ? '(account)' : '(guest)'} · Payment: {order.connection.displayName}
+				Customer: <Email address={order.email} /> {order.userId ? '(account)' : '(guest)'} · Payment: {order.connection.displayName}
 				{order.providerRef ? (
 					<>
 						{' '}
@@ -284,11 +285,11 @@ function ProviderEvents({
 				<tbody>
 					{events.map((event) => (
 						<tr key={event.id} data-outcome={event.outcome}>
-							<td>{event.receivedAt.replace('T', ' ').slice(0, 19)}</td>
-							<td>
+							<td data-label="Received (UTC)">{event.receivedAt.replace('T', ' ').slice(0, 19)}</td>
+							<td data-label="Type">
 								{event.type} <code>{event.providerEventId}</code> via {event.connection.handle}
 							</td>
-							<td>
+							<td data-label="Result">
 								<EventResult outcome={event.outcome} summary={event.summary} />
 							</td>
 						</tr>
