@@ -176,3 +176,32 @@ for (const javaScriptEnabled of [true, false]) {
 		await close()
 	})
 }
+
+for (const javaScriptEnabled of [true, false]) {
+	const js = `JavaScript ${javaScriptEnabled ? 'on' : 'off'}`
+
+	test(`after payment instructions are saved, a refused secret rotation shows its error beside the rotation only, ${js} [R130]`, async ({ browser }) => {
+		const { admin, close } = await asAdmin(browser, javaScriptEnabled, '/admin/connections')
+		// The details payment-instructions.spec.ts saves, so whichever runs first, buyers read the same.
+		const instructions = admin.getByTestId('instructions-offline')
+		for (const [label, value] of Object.entries({
+			'Account holder': 'Harbour Goods Ltd',
+			Bank: 'Example Bank',
+			'IBAN or account number': 'DE89 3704 0044 0532 0130 00',
+			Reference: 'HARBOUR-{number}',
+			'Note (optional)': 'Thanks for paying within 7 days',
+		}))
+			await instructions.getByLabel(label).fill(value)
+		await instructions.getByRole('button', { name: 'Save instructions' }).click()
+		await expect(admin.getByTestId('flash')).toHaveText('Payment instructions saved for offline.')
+		const rotate = admin.getByTestId('rotate-stripe')
+		await rotate.getByLabel('New secret for stripe').fill('too-short')
+		await rotate.getByRole('button', { name: 'Rotate' }).click()
+		await expect(rotate.getByRole('alert')).toHaveText('Paste the full secret (16 characters or more)')
+		await expect(rotate.getByLabel('New secret for stripe')).toHaveAttribute('aria-invalid', 'true')
+		await expect(admin.getByRole('alert')).toHaveCount(1)
+		await expect(admin.getByTestId('add-connection').getByLabel('Event verification secret')).not.toHaveAttribute('aria-invalid', 'true')
+		await expect(admin.getByTestId('flash')).toHaveCount(0)
+		await close()
+	})
+}
