@@ -98,23 +98,32 @@ for (const javaScriptEnabled of [true, false]) {
 	})
 }
 
-test('after a refused save the earlier success notice is gone and the error is beside its field, JavaScript on [R130]', async ({ browser }) => {
-	const { admin, close } = await asAdmin(browser, true, '/admin/collections')
-	const slug = `flash-${randomUUID().slice(0, 8)}`
-	await admin.getByLabel('Title').fill(`Flash ${slug}`)
-	await admin.getByLabel(/^Slug/).fill(slug)
-	await admin.getByRole('button', { name: 'Create collection' }).click()
-	await expect(admin.getByTestId('flash')).toContainText('Collection created')
-	await admin.getByLabel('Title').fill('')
-	await admin.getByRole('button', { name: 'Save', exact: true }).click()
-	await expect(admin.locator('#field-title-error')).toBeVisible()
-	await expect(admin.getByTestId('flash')).toHaveCount(0)
-	// A save that succeeds shows its own notice again.
-	await admin.getByLabel('Title').fill(`Flash ${slug} again`)
-	await admin.getByRole('button', { name: 'Save', exact: true }).click()
-	await expect(admin.getByTestId('flash')).toContainText('Collection saved.')
-	await close()
-})
+for (const javaScriptEnabled of [true, false]) {
+	test(`after a refused save the earlier success notice is gone and the error is beside its field and form, JavaScript ${javaScriptEnabled ? 'on' : 'off'} [R130]`, async ({
+		browser,
+	}) => {
+		const { admin, close } = await asAdmin(browser, javaScriptEnabled, '/admin/collections')
+		const slug = `flash-${randomUUID().slice(0, 8)}`
+		await admin.getByLabel('Title').fill(`Flash ${slug}`)
+		await admin.getByLabel(/^Slug/).fill(slug)
+		await admin.getByRole('button', { name: 'Create collection' }).click()
+		await expect(admin.getByTestId('flash')).toContainText('Collection created')
+		await admin.getByLabel('Title').fill('')
+		await admin.getByRole('button', { name: 'Save', exact: true }).click()
+		await expect(admin.locator('#field-title-error')).toBeVisible()
+		await expect(admin.getByTestId('flash')).toHaveCount(0)
+		// The delete form, sent without its box ticked: its error is in it, the details form's is gone.
+		const remove = admin.getByTestId('delete-collection')
+		await remove.getByRole('button', { name: 'Delete' }).click()
+		await expect(remove.getByRole('alert')).toHaveText('Tick the box to confirm you want to delete this collection.')
+		await expect(admin.getByRole('alert')).toHaveCount(1)
+		// A save that succeeds shows its own notice again.
+		await admin.getByLabel('Title').fill(`Flash ${slug} again`)
+		await admin.getByRole('button', { name: 'Save', exact: true }).click()
+		await expect(admin.getByTestId('flash')).toContainText('Collection saved.')
+		await close()
+	})
+}
 
 test('a new product’s slug follows its title and its variant rows take the option names, JavaScript on; the no-JS form still saves [R130]', async ({
 	browser,
