@@ -125,6 +125,21 @@ for (const javaScriptEnabled of [true, false]) {
 	})
 }
 
+test('after a refused colour, the store profile’s Save still saves the profile, not the colour form whose address the page kept, JavaScript off [R130]', async ({
+	browser,
+}) => {
+	const { admin, close } = await asAdmin(browser, false, '/admin/store')
+	await admin.getByLabel('Accent colour for links and buttons').fill('#ffff00')
+	await admin.getByRole('button', { name: 'Apply colour' }).click()
+	await expect(admin.getByText(/too light to read/).first()).toBeVisible()
+	await expect(admin).toHaveURL(/intent=accent/)
+	const name = await admin.getByLabel('Store name').inputValue()
+	await admin.getByRole('button', { name: 'Save', exact: true }).click()
+	await expect(admin.getByTestId('flash')).toHaveText('Store profile saved.')
+	await expect(admin.getByLabel('Store name')).toHaveValue(name)
+	await close()
+})
+
 test('a new product’s slug follows its title and its variant rows take the option names, JavaScript on; the no-JS form still saves [R130]', async ({
 	browser,
 }) => {
