@@ -102,6 +102,7 @@ function tablesHold(page: Page, viewport: (typeof VIEWPORTS)[number]) {
 			for (const badge of document.querySelectorAll<HTMLElement>('.admin-content .badge')) {
 				if (!badge.textContent?.trim()) problems.push('a badge without words')
 				const tone = [...badge.classList].find((name) => name.startsWith('badge-')) ?? 'none'
+				if (tones.has(tone)) continue
 				const background = getComputedStyle(badge).backgroundColor
 				for (const [other, colour] of tones) if (other !== tone && colour === background) problems.push(`${tone} and ${other} badges look alike`)
 				tones.set(tone, background)
