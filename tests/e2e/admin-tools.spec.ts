@@ -140,6 +140,18 @@ test('after a refused colour, the store profile’s Save still saves the profile
 	await close()
 })
 
+test('a product’s refused delete answers in its own card, and Save then saves the product, JavaScript off [R130]', async ({ browser }) => {
+	const { admin, close } = await asAdmin(browser, false, '/admin/products')
+	await admin.locator('tbody tr', { hasText: 'Linen napkins' }).locator('a[href^="/admin/products/"]').first().click()
+	const availability = admin.getByTestId('availability')
+	await availability.getByRole('button', { name: 'Delete' }).click()
+	await expect(availability.getByRole('alert')).toHaveText('Tick the box to confirm you want to delete this product.')
+	await expect(admin.getByRole('alert')).toHaveCount(1)
+	await admin.getByRole('button', { name: 'Save', exact: true }).click()
+	await expect(admin.getByTestId('flash')).toHaveText('Product saved.')
+	await close()
+})
+
 test('a new product’s slug follows its title and its variant rows take the option names, JavaScript on; the no-JS form still saves [R130]', async ({
 	browser,
 }) => {

@@ -178,7 +178,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
 				maxFileBytes={maxFileBytes}
 				error={answer('images')?.fieldErrors?.images ?? answer('images')?.formError}
 			/>
-			<div className="card wide danger-zone">
+			<div className="card wide danger-zone" data-testid="availability">
 				<h2>Availability</h2>
 				<FormAnswer answer={answer('availability')} />
 				{product.status !== 'active' ? (
