@@ -48,13 +48,13 @@ describe.each(PROVIDERS)('the activity log on %s', (provider) => {
 		const mine = await orderOf(t.storeId, connection.id, 1001)
 		const theirs = await orderOf(other.id, otherConnection.id, 1777)
 		const product = await t.db.product.create({ data: { storeId: t.storeId, slug: 'lamp', title: 'Brass lamp', priceMinor: 100 }, select: { id: true } })
-		for (const [targetType, targetId] of [
-			['order', mine.id],
-			['order', theirs.id],
-			['product', product.id],
-			['upload', 'u1'],
+		for (const [action, targetType, targetId] of [
+			['order.note', 'order', mine.id],
+			['order.note', 'order', theirs.id],
+			['product.update', 'product', product.id],
+			['upload.delete', 'upload', 'u1'],
 		] as const)
-			await auditEntry(t.db, admin, { action: `${targetType}.x`, targetType, targetId })
+			await auditEntry(t.db, admin, { action, targetType, targetId })
 
 		const { entries } = await auditRepository(t.db, admin).page()
 		const target = (id: string) => entries.find((entry) => entry.targetId === id)?.target
@@ -100,7 +100,7 @@ describe.each(PROVIDERS)('the activity log on %s', (provider) => {
 
 		it('turns a unique-key clash into the form’s own error, and passes any other error on', async () => {
 			const slug = `c-${randomUUID()}`
-			const entry = (row: { id: string }) => ({ action: 'collection.create', targetType: 'collection', targetId: row.id })
+			const entry = (row: { id: string }) => ({ action: 'collection.create' as const, targetType: 'collection', targetId: row.id })
 			const duplicate = () => new DomainError(409, 'Another collection already uses this slug.', 'slug')
 			await auditedChange(t.db, admin, { write: write(slug), entry, duplicate })
 			await expect(auditedChange(t.db, admin, { write: write(slug), entry, duplicate })).rejects.toMatchObject({ status: 409, field: 'slug' })

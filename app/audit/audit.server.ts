@@ -2,6 +2,7 @@ import { type Db, transaction } from '../data/db.server'
 import { storeCounts } from '../data/store-counts.server'
 import { isUniqueViolation } from '../data/unique-violation'
 import type { AdminViewer } from '../data/viewer'
+import type { AuditAction } from '../rules/audit-actions'
 
 /**
  * The Store Admin activity log: every admin write adds one row in the SAME
@@ -9,7 +10,7 @@ import type { AdminViewer } from '../data/viewer'
  * unrecorded. Append-only: nothing in the store updates or deletes these rows.
  */
 export type AuditInput = {
-	action: string
+	action: AuditAction
 	targetType: string
 	targetId: string
 	detail?: Record<string, unknown>

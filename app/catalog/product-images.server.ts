@@ -4,6 +4,7 @@ import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { swapped, type Direction } from './admin-collections.server'
 import { forgetCatalog } from './catalog.server'
+import type { AuditAction } from '../rules/audit-actions'
 
 /** More would make a product page a photo album, and every one is read with the product. */
 export const MAX_PRODUCT_IMAGES = 12
@@ -33,7 +34,12 @@ export function productImagesRepository(db: Db, admin: AdminViewer) {
 	const keysOf = async (tx: Db, productId: string) =>
 		(await tx.productImage.findMany({ where: { productId }, orderBy: [{ position: 'asc' }, { key: 'asc' }], select: { key: true } })).map((row) => row.key)
 
-	const change = async (productId: string, action: string, detail: Record<string, unknown>, work: (tx: Db, keys: string[]) => Promise<string[] | null>) => {
+	const change = async (
+		productId: string,
+		action: AuditAction,
+		detail: Record<string, unknown>,
+		work: (tx: Db, keys: string[]) => Promise<string[] | null>,
+	) => {
 		const product = await ownProduct(productId)
 		await transaction(db, async (tx) => {
 			const next = await work(tx, await keysOf(tx, product.id))

@@ -6,6 +6,7 @@ import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { DISCOUNT_CODE, type DiscountRule, isDiscountKind, normalizeCode } from './pricing'
 import { discountFields } from './redeem.server'
+import type { AuditAction } from '../rules/audit-actions'
 
 /** A code as Store Admin sets it: the rule checkout applies, its name and the once-per-customer switch. */
 export type DiscountInput = Omit<DiscountRule, 'usedCount'> & { code: string; oncePerCustomer: boolean }
@@ -56,7 +57,7 @@ const TAKEN = 'Another discount already has this code (codes ignore case).'
  */
 export function adminDiscountsRepository(db: Db, admin: AdminViewer) {
 	const storeId = admin.storeId
-	const audit = (tx: Db, action: string, id: string, detail: Record<string, unknown>) =>
+	const audit = (tx: Db, action: AuditAction, id: string, detail: Record<string, unknown>) =>
 		auditEntry(tx, admin, { action, targetType: 'discount', targetId: id, detail })
 	const mine = async (tx: Db, id: string) => {
 		const found = await tx.discountCode.findFirst({ where: { id, storeId }, select: { id: true, code: true } })

@@ -22,6 +22,17 @@ export function formFailure(fieldErrors: FieldErrors, formError?: string): FormF
 
 const FORM_TYPE = 'application/x-www-form-urlencoded'
 
+/**
+ * Which of a page's forms was sent: the name its action gives (`action="?form=refund"`), so the
+ * answer's errors show beside that form and in none of the page's others [R130]. Only a short
+ * token is taken; the page compares it with its own forms' names, and a request naming none
+ * (an API client) is answered as before.
+ */
+export function sentForm(request: Request): string | null {
+	const name = new URL(request.url).searchParams.get('form')
+	return name && /^[a-z0-9:_-]{1,80}$/.test(name) ? name : null
+}
+
 /** A form's fields as one strict schema: an unknown field is an error. */
 export type FormSchema<Shape extends z.ZodRawShape> = z.ZodObject<Shape, z.core.$strict>
 

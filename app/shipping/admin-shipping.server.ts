@@ -7,6 +7,7 @@ import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { MAX_TAX_BASIS_POINTS } from '../rules/totals'
 import { MAX_ZONE_COUNTRIES, isCountryCode } from '../rules/countries'
+import type { AuditAction } from '../rules/audit-actions'
 import { shippingTable, splitCountries } from './shipping.server'
 
 export type ZoneInput = { name: string; countries: string[] }
@@ -50,7 +51,8 @@ function checkCountries(countries: string[]) {
  */
 export function adminShippingRepository(db: Db, admin: AdminViewer) {
 	const storeId = admin.storeId
-	const audit = (tx: Db, action: string, detail: Record<string, unknown>) => auditEntry(tx, admin, { action, targetType: 'store', targetId: storeId, detail })
+	const audit = (tx: Db, action: AuditAction, detail: Record<string, unknown>) =>
+		auditEntry(tx, admin, { action, targetType: 'store', targetId: storeId, detail })
 
 	return {
 		table: () => shippingTable(viewerScope(db, admin)),

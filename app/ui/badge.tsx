@@ -26,3 +26,9 @@ export function StatusBadge({ status }: { status: string }) {
 export function CheckBadge({ status, label }: { status: string; label: string }) {
 	return <Badge tone={TONE[status] ?? 'info'}>{label}</Badge>
 }
+
+/** A mail's place in the outbox as a badge: waiting in amber, sent in green, failed in red. */
+export function MailBadge({ status }: { status: string }) {
+	const tone = status === 'sent' ? 'good' : status === 'failed' ? 'bad' : status === 'pending' ? 'warn' : 'muted'
+	return <Badge tone={tone}>{status}</Badge>
+}

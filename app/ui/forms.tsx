@@ -9,6 +9,23 @@ export function FieldError({ id, message }: { id: string; message?: string }) {
 	)
 }
 
+type Answer = { form?: string | null; formError?: string; fieldErrors?: Partial<Record<string, string>> }
+
+/**
+ * The action's answer when the form named `name` (its action's `?form=`) was the one sent, else
+ * nothing: a refused form's errors show beside it and in none of the page's other forms [R130].
+ */
+export function answerTo<A extends Answer>(answer: A | undefined, name: string): A | undefined {
+	return answer?.form === name ? answer : undefined
+}
+
+/** A refused form's own message, beside it, unless one of its fields already says the same. */
+export function FormAnswer({ answer }: { answer?: Answer }) {
+	const message = answer?.formError
+	if (!message || Object.values(answer.fieldErrors ?? {}).includes(message)) return null
+	return <FormError message={message} />
+}
+
 export function FormError({ message }: { message?: string }) {
 	if (!message) return null
 	return (

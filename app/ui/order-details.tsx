@@ -63,7 +63,7 @@ export function OrderDetails({
 				<tbody>
 					{order.lines.map((line, index) => (
 						<tr key={index}>
-							<td>
+							<td data-label="Item">
 								{line.title}
 								{line.variantTitle ? (
 									<span className="variant-title" data-testid="order-variant">
@@ -73,11 +73,11 @@ export function OrderDetails({
 								) : null}
 								{showSku && line.sku ? <span className="hint"> · SKU {line.sku}</span> : null}
 							</td>
-							<td>
+							<td data-label="Price">
 								<Price minor={line.unitPriceMinor} currency={order.currency} />
 							</td>
-							<td>{line.quantity}</td>
-							<td>
+							<td data-label="Qty">{line.quantity}</td>
+							<td data-label="Total">
 								<Price minor={line.lineTotalMinor} currency={order.currency} />
 							</td>
 						</tr>

@@ -25,6 +25,7 @@ const BLANK_ROWS = 3
  * typed [R130].
  */
 export function ProductEditor({
+	action,
 	values,
 	images = [],
 	errors,
@@ -32,6 +33,8 @@ export function ProductEditor({
 	submitLabel,
 	newImages,
 }: {
+	/** Where it posts: its page without a query, so it never sends as another form's intent. */
+	action?: string
 	values?: Values
 	images?: readonly GalleryImage[]
 	errors: Record<string, string>
@@ -49,7 +52,7 @@ export function ProductEditor({
 	// An existing product keeps its address; a slug typed by hand is never overwritten.
 	const slugTyped = useRef(Boolean(values?.slug))
 	return (
-		<Form method="post" noValidate className="card wide product-editor" encType={newImages ? 'multipart/form-data' : undefined}>
+		<Form method="post" action={action} noValidate className="card wide product-editor" encType={newImages ? 'multipart/form-data' : undefined}>
 			<FormError message={formError} />
 			<Field
 				name="title"

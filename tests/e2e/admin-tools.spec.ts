@@ -98,21 +98,57 @@ for (const javaScriptEnabled of [true, false]) {
 	})
 }
 
-test('after a refused save the earlier success notice is gone and the error is beside its field, JavaScript on [R130]', async ({ browser }) => {
-	const { admin, close } = await asAdmin(browser, true, '/admin/collections')
-	const slug = `flash-${randomUUID().slice(0, 8)}`
-	await admin.getByLabel('Title').fill(`Flash ${slug}`)
-	await admin.getByLabel(/^Slug/).fill(slug)
-	await admin.getByRole('button', { name: 'Create collection' }).click()
-	await expect(admin.getByTestId('flash')).toContainText('Collection created')
-	await admin.getByLabel('Title').fill('')
+for (const javaScriptEnabled of [true, false]) {
+	test(`after a refused save the earlier success notice is gone and the error is beside its field and form, JavaScript ${javaScriptEnabled ? 'on' : 'off'} [R130]`, async ({
+		browser,
+	}) => {
+		const { admin, close } = await asAdmin(browser, javaScriptEnabled, '/admin/collections')
+		const slug = `flash-${randomUUID().slice(0, 8)}`
+		await admin.getByLabel('Title').fill(`Flash ${slug}`)
+		await admin.getByLabel(/^Slug/).fill(slug)
+		await admin.getByRole('button', { name: 'Create collection' }).click()
+		await expect(admin.getByTestId('flash')).toContainText('Collection created')
+		await admin.getByLabel('Title').fill('')
+		await admin.getByRole('button', { name: 'Save', exact: true }).click()
+		await expect(admin.locator('#field-title-error')).toBeVisible()
+		await expect(admin.getByTestId('flash')).toHaveCount(0)
+		// The delete form, sent without its box ticked: its error is in it, the details form's is gone.
+		const remove = admin.getByTestId('delete-collection')
+		await remove.getByRole('button', { name: 'Delete' }).click()
+		await expect(remove.getByRole('alert')).toHaveText('Tick the box to confirm you want to delete this collection.')
+		await expect(admin.getByRole('alert')).toHaveCount(1)
+		// A save that succeeds shows its own notice again.
+		await admin.getByLabel('Title').fill(`Flash ${slug} again`)
+		await admin.getByRole('button', { name: 'Save', exact: true }).click()
+		await expect(admin.getByTestId('flash')).toContainText('Collection saved.')
+		await close()
+	})
+}
+
+test('after a refused colour, the store profile’s Save still saves the profile, not the colour form whose address the page kept, JavaScript off [R130]', async ({
+	browser,
+}) => {
+	const { admin, close } = await asAdmin(browser, false, '/admin/store')
+	await admin.getByLabel('Accent colour for links and buttons').fill('#ffff00')
+	await admin.getByRole('button', { name: 'Apply colour' }).click()
+	await expect(admin.getByText(/too light to read/).first()).toBeVisible()
+	await expect(admin).toHaveURL(/intent=accent/)
+	const name = await admin.getByLabel('Store name').inputValue()
 	await admin.getByRole('button', { name: 'Save', exact: true }).click()
-	await expect(admin.locator('#field-title-error')).toBeVisible()
-	await expect(admin.getByTestId('flash')).toHaveCount(0)
-	// A save that succeeds shows its own notice again.
-	await admin.getByLabel('Title').fill(`Flash ${slug} again`)
+	await expect(admin.getByTestId('flash')).toHaveText('Store profile saved.')
+	await expect(admin.getByLabel('Store name')).toHaveValue(name)
+	await close()
+})
+
+test('a product’s refused delete answers in its own card, and Save then saves the product, JavaScript off [R130]', async ({ browser }) => {
+	const { admin, close } = await asAdmin(browser, false, '/admin/products')
+	await admin.locator('tbody tr', { hasText: 'Linen napkins' }).locator('a[href^="/admin/products/"]').first().click()
+	const availability = admin.getByTestId('availability')
+	await availability.getByRole('button', { name: 'Delete' }).click()
+	await expect(availability.getByRole('alert')).toHaveText('Tick the box to confirm you want to delete this product.')
+	await expect(admin.getByRole('alert')).toHaveCount(1)
 	await admin.getByRole('button', { name: 'Save', exact: true }).click()
-	await expect(admin.getByTestId('flash')).toContainText('Collection saved.')
+	await expect(admin.getByTestId('flash')).toHaveText('Product saved.')
 	await close()
 })
 
@@ -173,6 +209,35 @@ for (const javaScriptEnabled of [true, false]) {
 		await expect(nav).toBeVisible()
 		await nav.getByRole('link', { name: 'Customers' }).click()
 		await expect(admin).toHaveURL('/admin/customers')
+		await close()
+	})
+}
+
+for (const javaScriptEnabled of [true, false]) {
+	const js = `JavaScript ${javaScriptEnabled ? 'on' : 'off'}`
+
+	test(`after payment instructions are saved, a refused secret rotation shows its error beside the rotation only, ${js} [R130]`, async ({ browser }) => {
+		const { admin, close } = await asAdmin(browser, javaScriptEnabled, '/admin/connections')
+		// The details payment-instructions.spec.ts saves, so whichever runs first, buyers read the same.
+		const instructions = admin.getByTestId('instructions-offline')
+		for (const [label, value] of Object.entries({
+			'Account holder': 'Harbour Goods Ltd',
+			Bank: 'Example Bank',
+			'IBAN or account number': 'DE89 3704 0044 0532 0130 00',
+			Reference: 'HARBOUR-{number}',
+			'Note (optional)': 'Thanks for paying within 7 days',
+		}))
+			await instructions.getByLabel(label).fill(value)
+		await instructions.getByRole('button', { name: 'Save instructions' }).click()
+		await expect(admin.getByTestId('flash')).toHaveText('Payment instructions saved for offline.')
+		const rotate = admin.getByTestId('rotate-stripe')
+		await rotate.getByLabel('New secret for stripe').fill('too-short')
+		await rotate.getByRole('button', { name: 'Rotate' }).click()
+		await expect(rotate.getByRole('alert')).toHaveText('Paste the full secret (16 characters or more)')
+		await expect(rotate.getByLabel('New secret for stripe')).toHaveAttribute('aria-invalid', 'true')
+		await expect(admin.getByRole('alert')).toHaveCount(1)
+		await expect(admin.getByTestId('add-connection').getByLabel('Event verification secret')).not.toHaveAttribute('aria-invalid', 'true')
+		await expect(admin.getByTestId('flash')).toHaveCount(0)
 		await close()
 	})
 }

@@ -97,7 +97,12 @@ export function reviewsRepository(reviews: Reviews, reviewer: Reviewer) {
 }
 
 /** An activity-log entry written in the same transaction as the moderation it records. */
-export type Audit = (entry: { action: string; targetType: string; targetId: string; detail?: Record<string, unknown> }) => Promise<unknown>
+export type Audit = (entry: {
+	action: `review.${'approve' | 'reject' | 'delete'}`
+	targetType: string
+	targetId: string
+	detail?: Record<string, unknown>
+}) => Promise<unknown>
 
 /** Moderation for Store Admin: the queue, approve, reject, delete; each audited with the change. */
 export function adminReviewsRepository(reviews: Reviews, atomically: <T>(work: (reviews: Reviews, audit: Audit) => Promise<T>) => Promise<T>) {

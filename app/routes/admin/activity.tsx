@@ -4,7 +4,8 @@ import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { pageParam } from '../../security/form.server'
 import { Pager } from '../../ui/pager'
-import { activityWords } from '../../ui/activity-words'
+import { activityTarget, activityWords } from '../../ui/activity-words'
+import { Email } from '../../ui/email'
 
 export const meta = () => [{ title: 'Activity · Store Admin' }]
 
@@ -37,18 +38,12 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
 						{entries.map((entry) => (
 							<tr key={entry.id}>
 								<td data-label="When (UTC)">{entry.createdAt.replace('T', ' ').slice(0, 19)}</td>
-								<td data-label="Who">{entry.actorEmail}</td>
+								<td data-label="Who">
+									<Email address={entry.actorEmail} />
+								</td>
 								<td data-label="What">{activityWords(entry.action, entry.detail)}</td>
 								<td data-label="Target">
-									{entry.target ? (
-										<>
-											{entry.targetType} <Link to={entry.target.href}>{entry.target.label}</Link>
-										</>
-									) : (
-										<>
-											{entry.targetType} <code>{entry.targetId}</code>
-										</>
-									)}
+									<ActivityTarget entry={entry} />
 								</td>
 							</tr>
 						))}
@@ -58,4 +53,16 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
 			<Pager page={page} pages={pages} summary={`${total} entries`} labels={['Newer', 'Older']} always />
 		</section>
 	)
+}
+
+/** What an entry changed: linked by its name while it exists, else by the name the entry kept. */
+function ActivityTarget({ entry }: { entry: { targetType: string; detail: string | null; target: { label: string; href: string } | null } }) {
+	const { kind, name } = activityTarget(entry.targetType, entry.detail)
+	if (entry.target)
+		return (
+			<>
+				{kind} <Link to={entry.target.href}>{entry.target.label}</Link>
+			</>
+		)
+	return <>{name ? `${kind} ${name}` : kind}</>
 }

@@ -5,7 +5,7 @@ import { DomainError } from '../../errors.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formFailure, parseForm, recordId } from '../../security/form.server'
 import { redirectWithFlash } from '../../security/flash.server'
-import { Field, FormError } from '../../ui/forms'
+import { Field, FormAnswer, FormError, answerTo } from '../../ui/forms'
 import { MoveButtons, RowButton } from '../../ui/move-buttons'
 import { collectionForm, confirmForm, moveProductForm, productChoiceForm } from './collection-form.server'
 
@@ -34,52 +34,62 @@ export async function action(args: Route.ActionArgs) {
 	const repo = adminRepositoriesFor(admin).collections
 	const intent = new URL(args.request.url).searchParams.get('intent')
 	const here = `/admin/collections/${id}`
+	// Which of the page's forms this was (its intent; the details form has none): its errors show beside it [R130].
+	const sent = { form: intent === null ? 'details' : PRODUCT_FORMS.has(intent) ? 'products' : intent === 'delete' ? 'delete' : null }
 	try {
 		switch (intent) {
 			case null: {
 				const form = await parseForm(args.request, collectionForm)
-				if (!form.ok) return data(form, { status: 400 })
+				if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
 				await repo.update(id, form.data)
 				throw await redirectWithFlash(here, 'Collection saved.')
 			}
 			case 'add': {
 				const form = await parseForm(args.request, productChoiceForm)
-				if (!form.ok) return data(form, { status: 400 })
+				if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
 				await repo.addProduct(id, form.data.productId)
 				throw await redirectWithFlash(here, 'Product added.')
 			}
 			case 'remove': {
 				const form = await parseForm(args.request, productChoiceForm)
-				if (!form.ok) return data(form, { status: 400 })
+				if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
 				await repo.removeProduct(id, form.data.productId)
 				throw await redirectWithFlash(here, 'Product removed from the collection.')
 			}
 			case 'move': {
 				const form = await parseForm(args.request, moveProductForm)
-				if (!form.ok) return data(form, { status: 400 })
+				if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
 				await repo.moveProduct(id, form.data.productId, form.data.direction)
 				throw await redirectWithFlash(here, 'Product moved.')
 			}
 			case 'delete': {
 				const form = await parseForm(args.request, confirmForm)
-				if (!form.ok) return data(form, { status: 400 })
+				if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
 				if (!form.data.confirm)
-					return data(formFailure({ confirm: 'Tick the box to confirm.' }, 'Tick the box to confirm you want to delete this collection.'), { status: 400 })
+					return data(
+						{ ...formFailure({ confirm: 'Tick the box to confirm.' }, 'Tick the box to confirm you want to delete this collection.'), ...sent },
+						{ status: 400 },
+					)
 				await repo.delete(id)
 				throw await redirectWithFlash('/admin/collections', 'Collection deleted. Its products are unchanged.')
 			}
 			default:
-				return data(formFailure({}, 'Unknown action.'), { status: 400 })
+				return data({ ...formFailure({}, 'Unknown action.'), ...sent }, { status: 400 })
 		}
 	} catch (error) {
 		if (error instanceof Response) throw error
-		return domainFailure(error)
+		return domainFailure(error, sent)
 	}
 }
 
+/** The products card's forms: adding, removing and moving a product answer beside that list. */
+const PRODUCT_FORMS = new Set(['add', 'remove', 'move'])
+const COLLECTION_FORMS = ['details', 'products', 'delete'] as const
+
 export default function EditCollection({ loaderData, actionData }: Route.ComponentProps) {
 	const { collection, products, pickable } = loaderData
-	const errors = actionData?.fieldErrors ?? {}
+	const answer = (form: (typeof COLLECTION_FORMS)[number]) => answerTo(actionData, form)
+	const errors: Record<string, string | undefined> = answer('details')?.fieldErrors ?? {}
 	return (
 		<section>
 			<p className="breadcrumbs">
@@ -89,9 +99,12 @@ export default function EditCollection({ loaderData, actionData }: Route.Compone
 			<p>
 				<a href={`/collections/${collection.slug}`}>View in the store</a>
 			</p>
-			<FormError message={actionData?.formError} />
-			<Form method="post" noValidate className="card wide">
+			{/* A refusal that names none of the page's forms (an unknown intent) shows here. */}
+			<FormError message={COLLECTION_FORMS.some((form) => answer(form)) ? undefined : actionData?.formError} />
+			{/* Its page without a query: after another form's refusal the address has that form's intent. */}
+			<Form method="post" action={`/admin/collections/${collection.id}`} noValidate className="card wide">
 				<h2>Details</h2>
+				<FormAnswer answer={answer('details')} />
 				<Field name="title" label="Title" defaultValue={collection.title} required maxLength={120} error={errors.title} />
 				<Field name="slug" label="Slug (the address: /collections/slug)" defaultValue={collection.slug} required maxLength={80} error={errors.slug} />
 				<div className="field">
@@ -104,6 +117,7 @@ export default function EditCollection({ loaderData, actionData }: Route.Compone
 
 			<div className="card wide">
 				<h2>Products, in the order shoppers see them</h2>
+				<FormAnswer answer={answer('products')} />
 				{products.length === 0 ? (
 					<p data-testid="collection-products-empty">No products in this collection yet.</p>
 				) : (
@@ -141,7 +155,8 @@ export default function EditCollection({ loaderData, actionData }: Route.Compone
 
 			<div className="card wide danger-zone">
 				<h2>Delete</h2>
-				<Form method="post" action="?intent=delete" className="confirm-form">
+				<Form method="post" action="?intent=delete" className="confirm-form" data-testid="delete-collection">
+					<FormAnswer answer={answer('delete')} />
 					<label>
 						<input type="checkbox" name="confirm" value="yes" /> Yes, delete this collection (its products stay)
 					</label>

@@ -59,13 +59,13 @@ export default function Collections({ loaderData, actionData }: Route.ComponentP
 					<tbody>
 						{collections.map((collection, index) => (
 							<tr key={collection.id} data-testid="collection-row">
-								<td>
+								<td data-label="Collection">
 									<Link to={`/admin/collections/${collection.id}`}>{collection.title}</Link>
 									<br />
 									<code>{collection.slug}</code>
 								</td>
-								<td>{collection._count.products}</td>
-								<td>
+								<td data-label="Products">{collection._count.products}</td>
+								<td data-label="Order">
 									<div className="row-actions">
 										<MoveButtons fields={{ id: collection.id }} first={index === 0} last={index === collections.length - 1} title={collection.title} />
 									</div>

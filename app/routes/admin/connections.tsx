@@ -5,9 +5,9 @@ import { requireAdmin } from '../../auth/guards.server'
 import { getConfig } from '../../config/env.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { CONNECTION_HANDLE } from '../../payments/connections.server'
-import { domainFailure, formFailure, formSchema, parseForm } from '../../security/form.server'
+import { domainFailure, formFailure, formSchema, parseForm, sentForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../security/flash.server'
-import { Field, FieldError, FormError } from '../../ui/forms'
+import { Field, FieldError, FormAnswer, FormError, answerTo } from '../../ui/forms'
 import { paymentInstructionsSchema } from '../../rules/payment-instructions'
 
 export const meta = () => [{ title: 'Connections · Store Admin' }]
@@ -42,38 +42,44 @@ export async function action(args: Route.ActionArgs) {
 	const admin = await requireAdmin(args)
 	const url = new URL(args.request.url)
 	const repo = adminRepositoriesFor(admin).connections
+	// Which of the page's forms this was: its errors show beside it [R130].
+	const sent = { form: sentForm(args.request) }
 	try {
 		if (url.searchParams.get('intent') === 'instructions') {
 			const form = await parseForm(args.request, instructionsForm)
-			if (!form.ok) return data(form, { status: 400 })
+			if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
 			const { handle, ...instructions } = form.data
 			await repo.setInstructions(handle, instructions)
 			throw await redirectWithFlash('/admin/connections', `Payment instructions saved for ${handle}.`)
 		}
 		if (url.searchParams.get('intent') === 'rotate') {
 			const form = await parseForm(args.request, rotateForm)
-			if (!form.ok) return data(form, { status: 400 })
+			if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
 			await repo.rotate(form.data.handle, form.data.webhookSecret)
 			throw await redirectWithFlash('/admin/connections', `New verification secret saved for ${form.data.handle}; the previous one is accepted for 24 hours.`)
 		}
 		const form = await parseForm(args.request, connectionForm)
-		if (!form.ok) return data(form, { status: 400 })
-		if (form.data.handle === 'offline') return data(formFailure({ handle: 'This handle is taken by the built-in offline payment.' }), { status: 409 })
+		if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
+		if (form.data.handle === 'offline')
+			return data({ ...formFailure({ handle: 'This handle is taken by the built-in offline payment.' }), ...sent }, { status: 409 })
 		await repo.create({ ...form.data, secretKey: form.data.secretKey || undefined })
 		throw await redirectWithFlash('/admin/connections', `Connection ${form.data.handle} created.`)
 	} catch (error) {
 		if (error instanceof Response) throw error
-		return domainFailure(error)
+		return domainFailure(error, sent)
 	}
 }
 
 export default function Connections({ loaderData, actionData }: Route.ComponentProps) {
 	const pending = useNavigation().state === 'submitting'
-	const errors = actionData?.fieldErrors ?? {}
+	const forms = ['add', ...loaderData.connections.flatMap((c) => [`rotate-${c.handle}`, `instructions-${c.handle}`])]
+	const answer = (form: string) => answerTo(actionData, form)
+	const errorsOf = (form: string): Record<string, string | undefined> => answer(form)?.fieldErrors ?? {}
 	return (
 		<section>
 			<h1>Connections</h1>
-			<FormError message={actionData?.formError} />
+			{/* A refusal that names none of the page's forms (an API client's) shows here. */}
+			<FormError message={forms.some(answer) ? undefined : actionData?.formError} />
 			<table className="data-table">
 				<thead>
 					<tr>
@@ -86,24 +92,34 @@ export default function Connections({ loaderData, actionData }: Route.ComponentP
 				<tbody>
 					{loaderData.connections.map((c) => (
 						<tr key={c.handle}>
-							<td>
+							<td data-label="Connection">
 								{c.displayName}
 								<br />
 								<code>{c.handle}</code>
 							</td>
-							<td>{c.provider}</td>
-							<td>{c.provider === 'offline' ? '—' : <code>{`${loaderData.appUrl}/api/events/${c.handle}`}</code>}</td>
-							<td>
+							<td data-label="Provider">{c.provider}</td>
+							<td data-label="Event endpoint">{c.provider === 'offline' ? '—' : <code>{`${loaderData.appUrl}/api/events/${c.handle}`}</code>}</td>
+							<td data-label="Rotate verification secret">
 								{c.provider === 'offline' ? null : (
-									<Form method="post" action="?intent=rotate" className="inline-form">
+									<Form method="post" action={`?intent=rotate&form=rotate-${c.handle}`} className="inline-form" data-testid={`rotate-${c.handle}`}>
+										<FormAnswer answer={answer(`rotate-${c.handle}`)} />
 										<input type="hidden" name="handle" value={c.handle} />
 										<label className="visually-hidden" htmlFor={`rotate-${c.handle}`}>
 											New secret for {c.handle}
 										</label>
-										<input id={`rotate-${c.handle}`} name="webhookSecret" type="password" autoComplete="off" placeholder="new secret" />
+										<input
+											id={`rotate-${c.handle}`}
+											name="webhookSecret"
+											type="password"
+											autoComplete="off"
+											placeholder="new secret"
+											aria-invalid={errorsOf(`rotate-${c.handle}`).webhookSecret ? true : undefined}
+											aria-describedby={errorsOf(`rotate-${c.handle}`).webhookSecret ? `rotate-${c.handle}-error` : undefined}
+										/>
 										<button type="submit" className="secondary" disabled={pending}>
 											Rotate
 										</button>
+										<FieldError id={`rotate-${c.handle}-error`} message={errorsOf(`rotate-${c.handle}`).webhookSecret} />
 									</Form>
 								)}
 							</td>
@@ -114,10 +130,18 @@ export default function Connections({ loaderData, actionData }: Route.ComponentP
 			{loaderData.connections
 				.filter((c) => c.provider !== 'stripe')
 				.map((c) => (
-					<InstructionsForm key={c.handle} handle={c.handle} name={c.displayName} values={c.instructions} errors={errors} pending={pending} />
+					<InstructionsForm
+						key={c.handle}
+						handle={c.handle}
+						name={c.displayName}
+						values={c.instructions}
+						answer={answer(`instructions-${c.handle}`)}
+						pending={pending}
+					/>
 				))}
 			<h2>Add a connection</h2>
-			<Form method="post" noValidate className="card wide">
+			<Form method="post" action="?form=add" noValidate className="card wide" data-testid="add-connection">
+				<FormAnswer answer={answer('add')} />
 				<div className="field">
 					<label htmlFor="field-provider">Provider</label>
 					<select id="field-provider" name="provider" defaultValue="generic">
@@ -125,10 +149,10 @@ export default function Connections({ loaderData, actionData }: Route.ComponentP
 						<option value="stripe">Stripe</option>
 					</select>
 				</div>
-				<Field name="handle" label="Handle (its endpoint is /api/events/handle)" required error={errors.handle} />
-				<Field name="displayName" label="Name shown at checkout" required error={errors.displayName} />
-				<Field name="secretKey" label="Stripe secret key (Stripe only)" type="password" autoComplete="off" error={errors.secretKey} />
-				<Field name="webhookSecret" label="Event verification secret" type="password" autoComplete="off" required error={errors.webhookSecret} />
+				<Field name="handle" label="Handle (its endpoint is /api/events/handle)" required error={errorsOf('add').handle} />
+				<Field name="displayName" label="Name shown at checkout" required error={errorsOf('add').displayName} />
+				<Field name="secretKey" label="Stripe secret key (Stripe only)" type="password" autoComplete="off" error={errorsOf('add').secretKey} />
+				<Field name="webhookSecret" label="Event verification secret" type="password" autoComplete="off" required error={errorsOf('add').webhookSecret} />
 				<p className="hint">Secrets are stored encrypted and never shown again.</p>
 				<button type="submit" disabled={pending}>
 					Add connection
@@ -145,15 +169,16 @@ function InstructionsForm({
 	handle,
 	name,
 	values,
-	errors,
+	answer,
 	pending,
 }: {
 	handle: string
 	name: string
 	values: Instructions | null
-	errors: Record<string, string>
+	answer?: { formError?: string; fieldErrors?: Partial<Record<string, string>> }
 	pending: boolean
 }) {
+	const errors = answer?.fieldErrors ?? {}
 	const id = (field: string) => `${handle}-${field}`
 	const input = (field: keyof Instructions, label: string, max: number, hint?: string) => (
 		<div className="field">
@@ -171,8 +196,9 @@ function InstructionsForm({
 		</div>
 	)
 	return (
-		<Form method="post" action="?intent=instructions" noValidate className="card wide" data-testid={`instructions-${handle}`}>
+		<Form method="post" action={`?intent=instructions&form=instructions-${handle}`} noValidate className="card wide" data-testid={`instructions-${handle}`}>
 			<h2>Payment instructions: {name}</h2>
+			<FormAnswer answer={answer} />
 			<p className="hint">Shown as plain text to buyers who chose {name}, on their order page and in the confirmation mail, until the order is paid.</p>
 			<input type="hidden" name="handle" value={handle} />
 			{input('accountHolder', 'Account holder', 80)}

@@ -6,6 +6,7 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { fields } from '../../security/form.server'
 import { Price } from '../../ui/money-format'
 import { OrdersTable } from '../../ui/orders-table'
+import { Email } from '../../ui/email'
 
 export const meta = ({ data: loaded }: Route.MetaArgs) => [{ title: `${loaded?.guest.email ?? 'Guest buyer'} · Store Admin` }]
 
@@ -31,7 +32,9 @@ export default function GuestBuyer({ loaderData }: Route.ComponentProps) {
 			<p className="breadcrumbs">
 				<Link to="/admin/customers?show=guests">Guest buyers</Link>
 			</p>
-			<h1>{guest.email}</h1>
+			<h1>
+				<Email address={guest.email} />
+			</h1>
 			<p>
 				Bought as a guest (no account) · {guest.orders} {guest.orders === 1 ? 'order' : 'orders'}
 				{currency ? (

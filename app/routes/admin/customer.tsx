@@ -6,6 +6,7 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { recordId } from '../../security/form.server'
 import { Price } from '../../ui/money-format'
 import { OrdersTable } from '../../ui/orders-table'
+import { Email } from '../../ui/email'
 
 export const meta = ({ data: loaded }: Route.MetaArgs) => [{ title: `${loaded?.customer.name ?? 'Customer'} · Store Admin` }]
 
@@ -36,8 +37,10 @@ export default function Customer({ loaderData }: Route.ComponentProps) {
 			</p>
 			<h1>{customer.name}</h1>
 			<p>
-				<span data-testid="customer-email">{customer.email}</span> · customer since {customer.createdAt.slice(0, 10)} · {customer.orders}{' '}
-				{customer.orders === 1 ? 'order' : 'orders'}
+				<span data-testid="customer-email">
+					<Email address={customer.email} />
+				</span>{' '}
+				· customer since {customer.createdAt.slice(0, 10)} · {customer.orders} {customer.orders === 1 ? 'order' : 'orders'}
 				{currency ? (
 					<>
 						{' '}

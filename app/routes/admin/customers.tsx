@@ -5,6 +5,7 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { listQuery } from '../../security/form.server'
 import { AdminList } from '../../ui/admin-list'
 import { Price } from '../../ui/money-format'
+import { Email } from '../../ui/email'
 
 export const meta = () => [{ title: 'Customers · Store Admin' }]
 
@@ -47,7 +48,14 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
 				keep={{ show: 'guests' }}
 				rows={loaderData.guests}
 				columns={[
-					{ header: 'Guest buyer', cell: (guest) => <Link to={`/admin/customers/guest?email=${encodeURIComponent(guest.email)}`}>{guest.email}</Link> },
+					{
+						header: 'Guest buyer',
+						cell: (guest) => (
+							<Link to={`/admin/customers/guest?email=${encodeURIComponent(guest.email)}`}>
+								<Email address={guest.email} />
+							</Link>
+						),
+					},
 					{ header: 'Last order', cell: (guest) => guest.lastOrderAt.slice(0, 10) },
 					{ header: 'Orders', cell: (guest) => guest.orders },
 					{ header: 'Spent', cell: spent },
@@ -70,7 +78,7 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
 						<>
 							<Link to={`/admin/customers/${customer.id}`}>{customer.name}</Link>
 							<br />
-							{customer.email}
+							<Email address={customer.email} />
 						</>
 					),
 				},

@@ -65,7 +65,8 @@ export default function EditDiscount({ loaderData, actionData }: Route.Component
 				Used {discount.usedCount}
 				{discount.usageLimit !== null ? ` of ${discount.usageLimit}` : ''} times · {discount.active ? 'active' : 'switched off'}
 			</p>
-			<Form method="post" noValidate className="card wide">
+			{/* Its page without a query, so it never sends as the switch's intent. */}
+			<Form method="post" action={`/admin/discounts/${discount.id}`} noValidate className="card wide">
 				<FormError message={actionData?.formError} />
 				<DiscountFields values={discount} errors={actionData?.fieldErrors ?? {}} />
 				<button type="submit">Save discount</button>

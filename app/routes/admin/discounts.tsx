@@ -4,6 +4,7 @@ import { requireAdmin } from '../../auth/guards.server'
 import { percentText } from '../../rules/totals'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { Price } from '../../ui/money-format'
+import { Badge } from '../../ui/badge'
 
 export const meta = () => [{ title: 'Discounts · Store Admin' }]
 
@@ -40,13 +41,13 @@ export default function Discounts({ loaderData }: Route.ComponentProps) {
 					<tbody>
 						{discounts.map((discount) => (
 							<tr key={discount.id} data-testid="discount-row">
-								<td>
+								<td data-label="Code">
 									<Link to={`/admin/discounts/${discount.id}`}>
 										<code>{discount.code}</code>
 									</Link>
 									{discount.oncePerCustomer ? <span className="hint"> · once per customer</span> : null}
 								</td>
-								<td>
+								<td data-label="Takes off">
 									{discount.kind === 'percentage' ? (
 										percentText(discount.value)
 									) : discount.kind === 'fixed' ? (
@@ -55,13 +56,17 @@ export default function Discounts({ loaderData }: Route.ComponentProps) {
 										'Free shipping'
 									)}
 								</td>
-								<td>{discount.minimumSubtotalMinor !== null ? <Price minor={discount.minimumSubtotalMinor} /> : '—'}</td>
-								<td>{discount.startsAt || discount.endsAt ? `${day(discount.startsAt) || 'now'} – ${day(discount.endsAt) || 'open'}` : 'Always'}</td>
-								<td data-testid="discount-used">
+								<td data-label="Minimum">{discount.minimumSubtotalMinor !== null ? <Price minor={discount.minimumSubtotalMinor} /> : '—'}</td>
+								<td data-label="Valid (UTC)">
+									{discount.startsAt || discount.endsAt ? `${day(discount.startsAt) || 'now'} – ${day(discount.endsAt) || 'open'}` : 'Always'}
+								</td>
+								<td data-label="Used" data-testid="discount-used">
 									{discount.usedCount}
 									{discount.usageLimit !== null ? ` of ${discount.usageLimit}` : ''}
 								</td>
-								<td>{discount.active ? 'Active' : 'Inactive'}</td>
+								<td data-label="Status">
+									<Badge tone={discount.active ? 'good' : 'muted'}>{discount.active ? 'Active' : 'Inactive'}</Badge>
+								</td>
 							</tr>
 						))}
 					</tbody>

@@ -8,6 +8,8 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../security/flash.server'
 import { StateLinks } from '../../ui/admin-list'
+import { Email } from '../../ui/email'
+import { MailBadge } from '../../ui/badge'
 
 export const meta = () => [{ title: 'Email · Store Admin' }]
 
@@ -69,18 +71,24 @@ export default function EmailOutbox({ loaderData, actionData }: Route.ComponentP
 							<th>Status</th>
 							<th>Attempts</th>
 							<th>Note</th>
-							<th />
+							<th>
+								<span className="visually-hidden">Actions</span>
+							</th>
 						</tr>
 					</thead>
 					<tbody>
 						{mails.map((mail) => (
 							<tr key={mail.id} data-status={mail.status}>
-								<td>{when(mail.createdAt)}</td>
-								<td>{mail.kind}</td>
-								<td>{mail.toAddress}</td>
-								<td>{mail.status}</td>
-								<td>{mail.attempts}</td>
-								<td>
+								<td data-label="Written (UTC)">{when(mail.createdAt)}</td>
+								<td data-label="What">{mail.kind}</td>
+								<td data-label="To">
+									<Email address={mail.toAddress} />
+								</td>
+								<td data-label="Status">
+									<MailBadge status={mail.status} />
+								</td>
+								<td data-label="Attempts">{mail.attempts}</td>
+								<td data-label="Note">
 									{mail.status === 'sent' ? `sent ${when(mail.sentAt)}` : mail.status === 'pending' ? `next try ${when(mail.nextAttemptAt)}` : mail.lastError}
 								</td>
 								<td>

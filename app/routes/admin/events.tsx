@@ -61,11 +61,11 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 						.filter((c) => c.provider !== 'offline')
 						.map((c) => (
 							<tr key={c.handle}>
-								<td>{c.handle}</td>
-								<td>
+								<td data-label="Connection">{c.handle}</td>
+								<td data-label="Endpoint">
 									<code>/api/events/{c.handle}</code>
 								</td>
-								<td>
+								<td data-label="Refused deliveries">
 									{c.rejectedEvents}
 									{c.lastRejectedAt ? ` (last ${c.lastRejectedAt.replace('T', ' ').slice(0, 19)} UTC)` : ''}
 								</td>
@@ -87,24 +87,26 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 							<th>Verified</th>
 							<th>Result</th>
 							<th>Repeats</th>
-							<th />
+							<th>
+								<span className="visually-hidden">Actions</span>
+							</th>
 						</tr>
 					</thead>
 					<tbody>
 						{events.map((event) => (
 							<tr key={event.id} data-outcome={event.outcome}>
-								<td>{event.receivedAt.replace('T', ' ').slice(0, 19)}</td>
-								<td>{event.connection.handle}</td>
-								<td>
+								<td data-label="Received (UTC)">{event.receivedAt.replace('T', ' ').slice(0, 19)}</td>
+								<td data-label="Connection">{event.connection.handle}</td>
+								<td data-label="Type">
 									{event.type}
 									<br />
 									<code>{event.providerEventId}</code>
 								</td>
-								<td>yes</td>
-								<td>
+								<td data-label="Verified">yes</td>
+								<td data-label="Result">
 									<EventResult outcome={event.outcome} summary={event.summary} />
 								</td>
-								<td>{event.duplicates}</td>
+								<td data-label="Repeats">{event.duplicates}</td>
 								<td>
 									<Form method="post">
 										<input type="hidden" name="intent" value="replay" />

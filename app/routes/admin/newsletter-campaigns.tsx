@@ -8,6 +8,7 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formSchema, parseForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../security/flash.server'
 import { CampaignForm, CampaignProgress } from './campaign-form'
+import { Email } from '../../ui/email'
 
 export const meta = () => [{ title: 'Newsletter campaigns · Store Admin' }]
 
@@ -80,12 +81,12 @@ export default function Campaigns({ loaderData, actionData }: Route.ComponentPro
 					<tbody>
 						{campaigns.map((campaign) => (
 							<tr key={campaign.id} data-testid="campaign-row">
-								<td>
-									{campaign.createdAt.slice(0, 16).replace('T', ' ')} by {campaign.createdByEmail}
+								<td data-label="Sent">
+									{campaign.createdAt.slice(0, 16).replace('T', ' ')} by <Email address={campaign.createdByEmail} />
 								</td>
-								<td>{campaign.subject}</td>
-								<td>{campaign.recipients}</td>
-								<td>
+								<td data-label="Subject">{campaign.subject}</td>
+								<td data-label="Recipients">{campaign.recipients}</td>
+								<td data-label="Progress">
 									<CampaignProgress progress={campaign.progress} />
 								</td>
 							</tr>

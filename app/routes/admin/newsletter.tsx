@@ -6,6 +6,7 @@ import { SUBSCRIBER_STATES, type SubscriberState } from '../../newsletter/subscr
 import { adminRepositoriesFor } from '../../repositories.server'
 import { StateLinks } from '../../ui/admin-list'
 import { CampaignForm } from './campaign-form'
+import { Email } from '../../ui/email'
 
 export const meta = () => [{ title: 'Newsletter · Store Admin' }]
 
@@ -63,10 +64,12 @@ export default function Subscribers({ loaderData }: Route.ComponentProps) {
 					<tbody>
 						{subscribers.map((s) => (
 							<tr key={s.email}>
-								<td>{s.email}</td>
-								<td>{day(s.subscribedAt)}</td>
-								<td>{day(s.confirmedAt)}</td>
-								<td>{day(s.unsubscribedAt)}</td>
+								<td data-label="Email">
+									<Email address={s.email} />
+								</td>
+								<td data-label="Subscribed">{day(s.subscribedAt)}</td>
+								<td data-label="Confirmed">{day(s.confirmedAt)}</td>
+								<td data-label="Unsubscribed">{day(s.unsubscribedAt)}</td>
 							</tr>
 						))}
 					</tbody>

@@ -6,13 +6,14 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { DomainError } from '../../errors.server'
 import { NOTE_MAX } from '../../orders/notes'
 import { canTransition } from '../../rules/order-status'
-import { domainFailure, formFailure, formSchema, parseForm } from '../../security/form.server'
+import { domainFailure, formFailure, formSchema, parseForm, sentForm } from '../../security/form.server'
 import { refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { redirectWithFlash } from '../../security/flash.server'
-import { FormError } from '../../ui/forms'
+import { FieldError, FormAnswer, FormError, answerTo } from '../../ui/forms'
 import { EventResult } from '../../ui/event-result'
 import { OrderDetails } from '../../ui/order-details'
 import { Price } from '../../ui/money-format'
+import { Email } from '../../ui/email'
 
 /** A change that gave up under contention carries its Retry-After to the page. */
 export const headers = refusalHeaders
@@ -78,36 +79,44 @@ const orderActionForm = formSchema({
 		.optional(),
 })
 
+/** The page's forms, each named in its action (`?form=`) so a refusal shows beside it. */
+const ORDER_FORMS = ['mark-paid', 'ship', 'cancel', 'refund', 'note'] as const
+type OrderForm = (typeof ORDER_FORMS)[number]
+
 /** Transitions only (mark paid, ship, cancel, refund); cancel and refund need the confirmation box. */
 export async function action(args: Route.ActionArgs) {
 	const admin = await requireAdmin(args)
 	const number = orderNumber(args.params)
+	// Which of the page's forms this was: its errors show beside it [R130].
+	const sent = { form: sentForm(args.request) }
 	const form = await parseForm(args.request, orderActionForm)
-	if (!form.ok) return data(form, { status: 400 })
+	if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
 	const { intent, amount, confirm, refundedBefore, carrier, trackingNumber, note } = form.data
 	if (intent === 'note') {
-		if (!note) return data(formFailure({ note: 'Write the note first.' }, 'Write the note first.'), { status: 400 })
+		if (!note) return data({ ...formFailure({ note: 'Write the note first.' }, 'Write the note first.'), ...sent }, { status: 400 })
 		try {
 			await adminRepositoriesFor(admin).adminOrders.note(number, note)
 		} catch (error) {
-			return domainFailure(error)
+			return domainFailure(error, sent)
 		}
 		throw await redirectWithFlash(`/admin/orders/${number}#timeline`, DONE.note)
 	}
 	if ((intent === 'cancel' || intent === 'refund') && !confirm) {
-		return data(formFailure({ confirm: 'Tick the box to confirm.' }, `Tick the box to confirm the ${intent === 'cancel' ? 'cancellation' : 'refund'}.`), {
-			status: 400,
-		})
+		return data(
+			{ ...formFailure({ confirm: 'Tick the box to confirm.' }, `Tick the box to confirm the ${intent === 'cancel' ? 'cancellation' : 'refund'}.`), ...sent },
+			{ status: 400 },
+		)
 	}
-	if (intent === 'refund' && refundedBefore === undefined) return data(formFailure({}, 'Reload the order and try again.'), { status: 400 })
-	if (intent === 'refund' && !amount) return data(formFailure({ amount: 'Enter the amount to refund.' }, 'Enter the amount to refund.'), { status: 400 })
+	if (intent === 'refund' && refundedBefore === undefined) return data({ ...formFailure({}, 'Reload the order and try again.'), ...sent }, { status: 400 })
+	if (intent === 'refund' && !amount)
+		return data({ ...formFailure({ amount: 'Enter the amount to refund.' }, 'Enter the amount to refund.'), ...sent }, { status: 400 })
 	const refundMinor = amount ? Math.round(Number(amount) * 100) : undefined
 	let done: string = DONE[intent]
 	try {
 		const acted = await adminRepositoriesFor(admin).adminOrders.act(number, intent, { refundMinor, refundedBefore, shipment: { carrier, trackingNumber } })
 		if (acted.refundedThroughProvider) done = 'Refunded through Stripe and recorded.'
 	} catch (error) {
-		return domainFailure(error)
+		return domainFailure(error, sent)
 	}
 	throw await redirectWithFlash(`/admin/orders/${number}`, done)
 }
@@ -116,6 +125,10 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 	const can = (to: string) => canTransition(order.status, to)
 	// Refunds never add up to more than was captured [R66].
 	const left = order.capturedMinor - order.refundedMinor
+	const answer = (form: OrderForm) => answerTo(actionData, form)
+	// A refused field is marked and described by its error (FieldError's id: form-field-error).
+	const invalid = (form: OrderForm, field: string) =>
+		answer(form)?.fieldErrors?.[field] ? { 'aria-invalid': true, 'aria-describedby': `${form}-${field}-error` } : {}
 	return (
 		<section>
 			<p className="breadcrumbs">
@@ -125,9 +138,10 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 			<p>
 				<Link to={`/admin/orders/${order.number}/packing-slip`}>Packing slip</Link>
 			</p>
-			<FormError message={actionData?.formError} />
+			{/* A refusal that names none of the page's forms (an API client's) shows here. */}
+			<FormError message={ORDER_FORMS.some((form) => answer(form)) ? undefined : actionData?.formError} />
 			<p>
-				Customer: {order.email} {order.userId ? '(account)' : '(guest)'} · Payment: {order.connection.displayName}
+				Customer: <Email address={order.email} /> {order.userId ? '(account)' : '(guest)'} · Payment: {order.connection.displayName}
 				{order.providerRef ? (
 					<>
 						{' '}
@@ -160,34 +174,37 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 				) : null}
 			</p>
 			<OrderDetails order={order} showSku />
-			<Timeline entries={order.timeline} noteError={actionData?.fieldErrors?.note} />
+			<Timeline entries={order.timeline} answer={answer('note')} />
 			<ProviderEvents events={order.events} />
 			<div className="card wide danger-zone">
 				<h2>Actions</h2>
 				{can('paid') && order.connection.provider !== 'stripe' ? (
-					<Form method="post">
+					<Form method="post" action="?form=mark-paid">
+						<FormAnswer answer={answer('mark-paid')} />
 						<button type="submit" name="intent" value="mark_paid">
 							Mark paid
 						</button>
 					</Form>
 				) : null}
 				{can('fulfilled') ? (
-					<Form method="post" className="ship-form" data-testid="ship-form">
+					<Form method="post" action="?form=ship" className="ship-form" data-testid="ship-form">
+						<FormAnswer answer={answer('ship')} />
 						<label>
-							Carrier (optional) <input name="carrier" maxLength={60} size={14} autoComplete="off" />
+							Carrier (optional) <input name="carrier" maxLength={60} size={14} autoComplete="off" {...invalid('ship', 'carrier')} />
 						</label>
 						<label>
-							Tracking number (optional) <input name="trackingNumber" maxLength={100} size={20} autoComplete="off" />
+							Tracking number (optional) <input name="trackingNumber" maxLength={100} size={20} autoComplete="off" {...invalid('ship', 'trackingNumber')} />
 						</label>
-						{actionData?.fieldErrors?.carrier ? <p className="field-error">{actionData.fieldErrors.carrier}</p> : null}
-						{actionData?.fieldErrors?.trackingNumber ? <p className="field-error">{actionData.fieldErrors.trackingNumber}</p> : null}
+						<FieldError id="ship-carrier-error" message={answer('ship')?.fieldErrors?.carrier} />
+						<FieldError id="ship-trackingNumber-error" message={answer('ship')?.fieldErrors?.trackingNumber} />
 						<button type="submit" name="intent" value="fulfil">
 							Mark shipped
 						</button>
 					</Form>
 				) : null}
 				{can('cancelled') ? (
-					<Form method="post" className="confirm-form">
+					<Form method="post" action="?form=cancel" className="confirm-form" data-testid="cancel-form">
+						<FormAnswer answer={answer('cancel')} />
 						<label>
 							<input type="checkbox" name="confirm" value="yes" /> Yes, cancel this order (stock is returned)
 						</label>
@@ -199,13 +216,14 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 				{can('refunded') && left > 0 ? (
 					// Keyed by what is refunded so far: after each refund the form is new (amount and
 					// confirmation reset), with or without JavaScript.
-					<Form method="post" className="confirm-form" key={`refund-${order.refundedMinor}`} data-testid="refund-form">
+					<Form method="post" action="?form=refund" className="confirm-form" key={`refund-${order.refundedMinor}`} data-testid="refund-form">
+						<FormAnswer answer={answer('refund')} />
 						<input type="hidden" name="refundedBefore" value={order.refundedMinor} />
 						<label>
 							Amount (up to <Price minor={left} currency={order.currency} />){' '}
-							<input name="amount" inputMode="decimal" placeholder={(left / 100).toFixed(2)} size={8} />
+							<input name="amount" inputMode="decimal" placeholder={(left / 100).toFixed(2)} size={8} {...invalid('refund', 'amount')} />
 						</label>
-						{actionData?.fieldErrors?.amount ? <p className="field-error">{actionData.fieldErrors.amount}</p> : null}
+						<FieldError id="refund-amount-error" message={answer('refund')?.fieldErrors?.amount} />
 						{order.connection.provider === 'stripe' ? (
 							<>
 								<p className="hint">Stripe sends this amount back to the buyer’s card; the order records it once Stripe has.</p>
@@ -236,7 +254,14 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 }
 
 /** Every change of the Order, oldest first, and the form for an internal note. */
-function Timeline({ entries, noteError }: { entries: Array<{ at: string; what: string; by: string | null; note?: string }>; noteError?: string }) {
+function Timeline({
+	entries,
+	answer,
+}: {
+	entries: Array<{ at: string; what: string; by: string | null; note?: string }>
+	answer?: { formError?: string; fieldErrors?: Partial<Record<string, string>> }
+}) {
+	const noteError = answer?.fieldErrors?.note
 	return (
 		<div className="card wide" id="timeline">
 			<h2>Timeline</h2>
@@ -249,12 +274,20 @@ function Timeline({ entries, noteError }: { entries: Array<{ at: string; what: s
 					</li>
 				))}
 			</ol>
-			<Form method="post" className="note-form">
+			<Form method="post" action="?form=note" className="note-form">
+				<FormAnswer answer={answer} />
 				<label>
 					Internal note (only Store Admin sees it)
-					<textarea name="note" rows={3} maxLength={NOTE_MAX} required />
+					<textarea
+						name="note"
+						rows={3}
+						maxLength={NOTE_MAX}
+						required
+						aria-invalid={noteError ? true : undefined}
+						aria-describedby={noteError ? 'note-note-error' : undefined}
+					/>
 				</label>
-				{noteError ? <p className="field-error">{noteError}</p> : null}
+				<FieldError id="note-note-error" message={noteError} />
 				<button type="submit" name="intent" value="note">
 					Add note
 				</button>
@@ -284,11 +317,11 @@ function ProviderEvents({
 				<tbody>
 					{events.map((event) => (
 						<tr key={event.id} data-outcome={event.outcome}>
-							<td>{event.receivedAt.replace('T', ' ').slice(0, 19)}</td>
-							<td>
+							<td data-label="Received (UTC)">{event.receivedAt.replace('T', ' ').slice(0, 19)}</td>
+							<td data-label="Type">
 								{event.type} <code>{event.providerEventId}</code> via {event.connection.handle}
 							</td>
-							<td>
+							<td data-label="Result">
 								<EventResult outcome={event.outcome} summary={event.summary} />
 							</td>
 						</tr>

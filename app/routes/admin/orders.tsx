@@ -8,6 +8,7 @@ import { AdminList } from '../../ui/admin-list'
 import { StatusBadge } from '../../ui/badge'
 import { Price } from '../../ui/money-format'
 import { statusLabel } from '../../ui/order-details'
+import { Email } from '../../ui/email'
 
 export const meta = () => [{ title: 'Orders · Store Admin' }]
 
@@ -42,7 +43,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
 			columns={[
 				{ header: 'Order', cell: (order) => <Link to={`/admin/orders/${order.number}`}>#{order.number}</Link> },
 				{ header: 'Date', cell: (order) => order.createdAt.slice(0, 10) },
-				{ header: 'Customer', cell: (order) => order.email },
+				{ header: 'Customer', cell: (order) => <Email address={order.email} /> },
 				{ header: 'Status', cell: (order) => <StatusBadge status={order.status} /> },
 				{ header: 'Total', cell: (order) => <Price minor={order.totalMinor} currency={order.currency} /> },
 			]}

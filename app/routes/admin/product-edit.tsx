@@ -6,6 +6,7 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { DomainError } from '../../errors.server'
 import { domainFailure, formFailure, formSchema, parseForm, recordId } from '../../security/form.server'
 import { redirectWithFlash } from '../../security/flash.server'
+import { FormAnswer, FormError, answerTo } from '../../ui/forms'
 import { ProductEditor } from '../../ui/product-editor'
 import { ProductGalleryEditor } from '../../ui/product-gallery-editor'
 import { MAX_PRODUCT_IMAGES } from '../../catalog/product-images.server'
@@ -61,24 +62,25 @@ async function imageAction(args: Route.ActionArgs, admin: AdminViewer, id: strin
 			const files = await receiveFiles(args.request, { maxFileBytes, maxFiles })
 			if (shown + files.length > MAX_PRODUCT_IMAGES) {
 				const message = `A product has at most ${MAX_PRODUCT_IMAGES} images: ${MAX_PRODUCT_IMAGES - shown} more can be added.`
-				return data(formFailure({ images: message }, message), { status: 400 })
+				return data({ ...formFailure({ images: message }, message), ...IMAGES }, { status: 400 })
 			}
 			const stored = await repos.uploads.storeAll(files)
 			await repos.productImages.add(id, stored)
 			return redirectWithFlash(back, `${stored.length} ${stored.length === 1 ? 'image' : 'images'} added.`)
 		} catch (error) {
-			if (error instanceof UploadError) return data(formFailure({ images: error.message }, error.message), { status: error.status, headers: error.headers })
+			if (error instanceof UploadError)
+				return data({ ...formFailure({ images: error.message }, error.message), ...IMAGES }, { status: error.status, headers: error.headers })
 			throw error
 		}
 	}
 	if (intent === 'move-image') {
 		const form = await parseForm(args.request, moveImageForm)
-		if (!form.ok) return data(form, { status: 400 })
+		if (!form.ok) return data({ ...form, ...IMAGES }, { status: 400 })
 		await repos.productImages.move(id, form.data.key, form.data.direction)
 		return redirectWithFlash(back, 'Image moved.')
 	}
 	const form = await parseForm(args.request, imageForm)
-	if (!form.ok) return data(form, { status: 400 })
+	if (!form.ok) return data({ ...form, ...IMAGES }, { status: 400 })
 	if (intent === 'add-image') {
 		await repos.productImages.add(id, [{ key: form.data.key, width: null, height: null }])
 		return redirectWithFlash(back, 'Image added.')
@@ -90,6 +92,13 @@ async function imageAction(args: Route.ActionArgs, admin: AdminViewer, id: strin
 const IMAGE_INTENTS = new Set(['upload-images', 'move-image', 'add-image', 'remove-image'])
 
 /**
+ * Which of the page's forms an answer is to, so its errors show beside it [R130]: the details
+ * (no intent), the gallery's (an image intent), or availability's (publish, archive, delete).
+ */
+const PRODUCT_FORMS = ['details', 'images', 'availability'] as const
+const IMAGES = { form: 'images' }
+
+/**
  * Save the form, or one of publish / unpublish / archive / delete. Archive and delete
  * need the confirmation box ticked (works without JavaScript); delete is refused (409)
  * while an Order refers to the product.
@@ -99,6 +108,7 @@ export async function action(args: Route.ActionArgs) {
 	const id = productId(args.params)
 	const repo = adminRepositoriesFor(admin).products
 	const intent = new URL(args.request.url).searchParams.get('intent')
+	const sent = { form: !intent ? 'details' : IMAGE_INTENTS.has(intent) ? 'images' : 'availability' }
 	try {
 		if (intent && IMAGE_INTENTS.has(intent)) {
 			const answer = await imageAction(args, admin, id, intent)
@@ -107,30 +117,34 @@ export async function action(args: Route.ActionArgs) {
 		}
 		if (!intent) {
 			const form = await readProductForm(args.request)
-			if (!form.ok) return data(form, { status: 400 })
+			if (!form.ok) return data({ ...form, form: 'details' }, { status: 400 })
 			await repo.update(id, form.data)
 			throw await redirectWithFlash(`/admin/products/${id}`, 'Product saved.')
 		}
 		const form = await parseForm(args.request, confirmForm)
-		if (!form.ok) return data(form, { status: 400 })
+		if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
 		if ((intent === 'archive' || intent === 'delete') && !form.data.confirm) {
-			return data(formFailure({ confirm: 'Tick the box to confirm.' }, `Tick the box to confirm you want to ${intent} this product.`), { status: 400 })
+			return data(
+				{ ...formFailure({ confirm: 'Tick the box to confirm.' }, `Tick the box to confirm you want to ${intent} this product.`), ...sent },
+				{ status: 400 },
+			)
 		}
 		if (intent === 'delete') {
 			await repo.delete(id)
 			throw await redirectWithFlash('/admin/products', 'Product deleted.')
 		}
-		if (!(intent in STATUS_INTENTS)) return data(formFailure({}, 'Unknown action.'), { status: 400 })
+		if (!(intent in STATUS_INTENTS)) return data({ ...formFailure({}, 'Unknown action.'), form: null }, { status: 400 })
 		await repo.setStatus(id, STATUS_INTENTS[intent as keyof typeof STATUS_INTENTS])
 		throw await redirectWithFlash(`/admin/products/${id}`, `Product ${intent === 'archive' ? 'archived' : intent === 'publish' ? 'published' : 'unpublished'}.`)
 	} catch (error) {
 		if (error instanceof Response) throw error
-		return domainFailure(error)
+		return domainFailure(error, sent)
 	}
 }
 
 export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
 	const { product, images, uploads, maxImages, maxFileBytes } = loaderData
+	const answer = (form: (typeof PRODUCT_FORMS)[number]) => answerTo(actionData, form)
 	return (
 		<section>
 			<p className="breadcrumbs">
@@ -146,17 +160,27 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
 					</>
 				) : null}
 			</p>
-			<ProductEditor values={product} images={images} errors={actionData?.fieldErrors ?? {}} formError={actionData?.formError} submitLabel="Save" />
+			{/* A refusal that names none of the page's forms (an unknown intent) shows here. */}
+			<FormError message={PRODUCT_FORMS.some((form) => answer(form)) ? undefined : actionData?.formError} />
+			<ProductEditor
+				action={`/admin/products/${product.id}`}
+				values={product}
+				images={images}
+				errors={answer('details')?.fieldErrors ?? {}}
+				formError={answer('details')?.formError}
+				submitLabel="Save"
+			/>
 			<ProductGalleryEditor
 				title={product.title}
 				images={images}
 				uploads={uploads}
 				max={maxImages}
 				maxFileBytes={maxFileBytes}
-				error={actionData?.fieldErrors?.images}
+				error={answer('images')?.fieldErrors?.images ?? answer('images')?.formError}
 			/>
-			<div className="card wide danger-zone">
+			<div className="card wide danger-zone" data-testid="availability">
 				<h2>Availability</h2>
+				<FormAnswer answer={answer('availability')} />
 				{product.status !== 'active' ? (
 					<Form method="post" action="?intent=publish">
 						<button type="submit">Publish</button>

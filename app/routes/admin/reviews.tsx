@@ -64,18 +64,20 @@ export default function ReviewModeration({ loaderData, actionData }: Route.Compo
 					<tbody>
 						{reviews.map((review) => (
 							<tr key={review.id} data-status={review.status}>
-								<td>{review.product ? <Link to={`/products/${review.product.slug}`}>{review.product.title}</Link> : 'A product since removed'}</td>
-								<td>{review.rating} / 5</td>
-								<td>
+								<td data-label="Product">
+									{review.product ? <Link to={`/products/${review.product.slug}`}>{review.product.title}</Link> : 'A product since removed'}
+								</td>
+								<td data-label="Rating">{review.rating} / 5</td>
+								<td data-label="Review">
 									<strong>{review.title}</strong>
 									<p className="review-body">{review.body}</p>
 								</td>
-								<td>
+								<td data-label="By">
 									{review.authorName}
 									<br />
 									<span className="hint">{review.createdAt.toISOString().slice(0, 10)}</span>
 								</td>
-								<td>
+								<td data-label="Actions">
 									<Form method="post" className="inline-actions">
 										<input type="hidden" name="id" value={review.id} />
 										{review.status !== 'approved' ? (

@@ -171,9 +171,9 @@ export default function Shipping({ loaderData, actionData }: Route.ComponentProp
 									<tbody>
 										{zone.rates.map((rate) => (
 											<tr key={rate.id} data-testid="shipping-rate">
-												<td>{rate.name}</td>
-												<td>{rate.priceMinor === 0 ? 'Free' : <Price minor={rate.priceMinor} currency={currency} />}</td>
-												<td>
+												<td data-label="Rate">{rate.name}</td>
+												<td data-label="Price">{rate.priceMinor === 0 ? 'Free' : <Price minor={rate.priceMinor} currency={currency} />}</td>
+												<td data-label="Free shipping">
 													{rate.freeOverMinor === null ? (
 														'—'
 													) : (
@@ -182,7 +182,7 @@ export default function Shipping({ loaderData, actionData }: Route.ComponentProp
 														</>
 													)}
 												</td>
-												<td>
+												<td data-label="Actions">
 													<Form method="post" action="?intent=remove-rate">
 														<input type="hidden" name="rateId" value={rate.id} />
 														<button type="submit" className="link-button">
@@ -269,11 +269,11 @@ export default function Shipping({ loaderData, actionData }: Route.ComponentProp
 					) : null}
 					{taxes.map(([country, basisPoints]) => (
 						<tr key={country}>
-							<td>
+							<td data-label="Country">
 								{countryName(country)} ({country})
 							</td>
-							<td>{percentText(basisPoints)}</td>
-							<td>
+							<td data-label="Tax rate">{percentText(basisPoints)}</td>
+							<td data-label="Actions">
 								<Form method="post" action="?intent=remove-tax">
 									<input type="hidden" name="country" value={country} />
 									<button type="submit" className="link-button">

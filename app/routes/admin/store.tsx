@@ -118,7 +118,8 @@ export default function StoreProfile({ loaderData, actionData }: Route.Component
 	return (
 		<section>
 			<h1>Store profile</h1>
-			<Form method="post" noValidate>
+			{/* Its page without a query: after a refused look form the address has that form's intent. */}
+			<Form method="post" action="/admin/store" noValidate>
 				<FormError message={errors?.formError} />
 				<Field name="name" label="Store name" defaultValue={loaderData.name} required error={errors?.fieldErrors.name} />
 				<div className="field">
