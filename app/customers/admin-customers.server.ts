@@ -34,7 +34,7 @@ async function searchCustomerIds(db: Db, storeId: string, { terms, skip, take }:
 	}
 	const match = `FROM "users" u WHERE ${PG_CUSTOMER_WORDS} @@ to_tsquery('simple', $1) AND u."storeId" = $2 AND u."role" = 'user'`
 	const [rows, counted] = await Promise.all([
-		db.$queryRawUnsafe<Array<{ id: string }>>(`SELECT u."id" AS id ${match} ORDER BY u."createdAt" DESC, u."id" ASC ${page}`, tsQuery(terms), storeId),
+		db.$queryRawUnsafe<Array<{ id: string }>>(`SELECT u."id" AS id ${match} ORDER BY u."createdAt" DESC, u."id" DESC ${page}`, tsQuery(terms), storeId),
 		db.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS n ${match}`, tsQuery(terms), storeId),
 	])
 	return { ids: rows.map((row) => row.id), total: Number(counted[0]?.n ?? 0) }
@@ -72,7 +72,7 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 	/** Every customer, newest first; the number of them read from the kept count (store_counts). */
 	const listed = async (skip: number) => {
 		const [users, total] = await Promise.all([
-			db.user.findMany({ where: customer, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip, take: CUSTOMERS_PAGE_SIZE, select: profile }),
+			db.user.findMany({ where: customer, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take: CUSTOMERS_PAGE_SIZE, select: profile }),
 			storeCounts(db, storeId, ['customers']).then((counts) => counts.customers),
 		])
 		return { users, total }
