@@ -115,6 +115,9 @@ describe.each(PROVIDERS)('the pages of a store of real size read no growing tabl
 				forgetCatalog()
 				await catalog.page({ sort, page: lastPage })
 			}
+			// Past the last page: an empty page with its pager, not an error.
+			forgetCatalog()
+			expect(await catalog.page({ page: 100_000 })).toMatchObject({ products: [], page: 100_000 })
 			forgetCatalog()
 			expect((await catalog.bySlug(variantSlug))?.variants.length).toBeGreaterThan(1)
 			forgetCatalog()
