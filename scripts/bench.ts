@@ -20,7 +20,7 @@ import { benchUploads } from './bench/uploads'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm run bench [-- --seconds N --connections N --rounds N --load-seconds N --budget | --features | --redis-faults | --overload --no-build]
-       npm run bench -- --scale [--scale-database URL | --products N --orders N --customers N] [--seconds N --connections N --no-build]
+       npm run bench -- --scale [--scale-database URL | --products N --orders N --customers N] [--seconds N --connections N --rounds N --no-build]
 
 Builds the store and a bare React Router app (scripts/bench/baseline), then:
 - features (skip with --budget): the built server on a fresh SQLite database: the home
@@ -42,8 +42,9 @@ Builds the store and a bare React Router app (scripts/bench/baseline), then:
   search, a collection, cart add, checkout; Store Admin's overview, Orders, an Order, customers,
   products, activity) on a store of 10,000 products, 100,000 Orders and 20,000 customers (or the
   sizes given, or the SQLite database --scale-database names, filled by npm run seed:scale) and
-  on one of demo size, in one run; ends with a "scale:" line per page giving large ÷ demo for
-  p50 and p99, and the server's peak RSS on each (scripts/bench/scale.ts).
+  on one of demo size, both served at once and measured page by page side by side for
+  --rounds (default 3); ends with a "scale:" line per page giving large ÷ demo for p50 and p99
+  (the median of the rounds' ratios), and the server's peak RSS on each (scripts/bench/scale.ts).
 Prints figures; asserts nothing.`)
 	process.exit(0)
 }
@@ -72,6 +73,7 @@ if (process.argv.includes('--scale')) {
 	await benchScale({
 		seconds,
 		connections,
+		rounds: arg('rounds', 3),
 		database: named > 0 ? process.argv[named + 1] : undefined,
 		size: { products: arg('products', 10_000), orders: arg('orders', 100_000), customers: arg('customers', 20_000) },
 	})

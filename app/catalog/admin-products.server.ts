@@ -162,7 +162,7 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 			const [products, total] = await Promise.all([
 				db.product.findMany({
 					where,
-					orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
+					orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
 					skip: (page - 1) * ADMIN_PAGE_SIZE,
 					take: ADMIN_PAGE_SIZE,
 					select: adminFields,

@@ -11,12 +11,15 @@ export { PRODUCT_STATUSES, type ProductStatus } from './status'
 
 export const CATALOG_PAGE_SIZE = 12
 
-/** What a shopper sees of a Product: never drafts, never archived ones, never another Store's. */
+/**
+ * What a shopper sees of a Product on a card: never drafts, never archived ones, never another
+ * Store's. No description: a card shows none, and a list would carry up to 2,000 characters a
+ * card into every page it renders (the product page reads its own).
+ */
 const shopperFields = {
 	id: true,
 	slug: true,
 	title: true,
-	description: true,
 	priceMinor: true,
 	imageKey: true,
 	variants: { select: { priceMinor: true, stock: true } },
@@ -26,7 +29,6 @@ type StoredProduct = {
 	id: string
 	slug: string
 	title: string
-	description: string
 	priceMinor: number
 	imageKey: string | null
 	variants: Array<{ priceMinor: number; stock: number }>
@@ -37,7 +39,7 @@ type CatalogPage = { products: ShopperProduct[]; total: number; page: number; pa
 type GalleryImage = { key: string; width: number | null; height: number | null }
 /** [R121] What a shopper chooses from: each variant's name, price, stock and image; SKUs stay in Store Admin. */
 type ShopperVariant = { id: string; title: string; optionValues: string[]; priceMinor: number; stock: number; imageKey: string | null }
-type ShopperProductPage = ShopperProduct & { images: GalleryImage[]; optionNames: string[]; variants: ShopperVariant[] }
+type ShopperProductPage = ShopperProduct & { description: string; images: GalleryImage[]; optionNames: string[]; variants: ShopperVariant[] }
 
 function card({ variants, ...product }: StoredProduct): ShopperProduct {
 	return { ...product, stock: totalStock(variants), priceVaries: variants.some((variant) => variant.priceMinor !== product.priceMinor) }
@@ -45,10 +47,11 @@ function card({ variants, ...product }: StoredProduct): ShopperProduct {
 type CollectionLink = { slug: string; title: string }
 type CollectionPage = CatalogPage & { collection: CollectionLink & { description: string } }
 
+/** The id breaks ties in the key's direction, so one index (Store, status, key, id) reads either way. */
 const ORDER_BY = {
-	newest: [{ createdAt: 'desc' }, { id: 'asc' }],
+	newest: [{ createdAt: 'desc' }, { id: 'desc' }],
 	'price-asc': [{ priceMinor: 'asc' }, { id: 'asc' }],
-	'price-desc': [{ priceMinor: 'desc' }, { id: 'asc' }],
+	'price-desc': [{ priceMinor: 'desc' }, { id: 'desc' }],
 	name: [{ title: 'asc' }, { id: 'asc' }],
 } as const satisfies Record<CatalogSort, unknown>
 
@@ -138,6 +141,7 @@ export function catalogRepository(db: Db, viewer: Viewer) {
 			where: { ...visible, slug },
 			select: {
 				...shopperFields,
+				description: true,
 				optionNames: true,
 				images: { orderBy: [{ position: 'asc' }, { key: 'asc' }], select: { key: true, width: true, height: true } },
 				variants: {
@@ -147,9 +151,10 @@ export function catalogRepository(db: Db, viewer: Viewer) {
 			},
 		})
 		if (!product) return null
-		const { optionNames, images, ...rest } = product
+		const { optionNames, images, description, ...rest } = product
 		return {
 			...card(rest),
+			description,
 			images,
 			optionNames: readOptionList(optionNames),
 			variants: product.variants.map((variant) => ({ ...variant, optionValues: readOptionList(variant.optionValues) })),

@@ -5,7 +5,7 @@ import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase, signUpAdm
 import type { Viewer } from '../data/viewer'
 import { adminProductsRepository } from './admin-products.server'
 import { catalogRepository, forgetCatalog } from './catalog.server'
-import { MAX_SEARCH_LENGTH, searchTerms } from './search-terms'
+import { MAX_SEARCH_LENGTH, searchTerms } from '../rules/search-terms'
 
 /** A word no other test's product holds, so each test sees only its own products. */
 const word = () => `zq${randomBytes(5).toString('hex')}`

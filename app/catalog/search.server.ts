@@ -1,6 +1,6 @@
 import { type Db, engineOf } from '../data/db.server'
 import type { Viewer } from '../data/viewer'
-import { fts5Query, tsQuery } from './search-terms'
+import { fts5Query, tsQuery } from '../rules/search-terms'
 import type { SearchSort } from './sort'
 
 /**
@@ -13,10 +13,11 @@ import type { SearchSort } from './sort'
  */
 const PG_DOCUMENT = `to_tsvector('simple', p."title" || ' ' || p."description")`
 
+/** Ties broken as the catalog breaks them (catalog.server.ts), so a sort lists alike in both. */
 const ORDER: Record<Exclude<SearchSort, 'relevance'>, string> = {
-	newest: `p."createdAt" DESC, p."id" ASC`,
+	newest: `p."createdAt" DESC, p."id" DESC`,
 	'price-asc': `p."priceMinor" ASC, p."id" ASC`,
-	'price-desc': `p."priceMinor" DESC, p."id" ASC`,
+	'price-desc': `p."priceMinor" DESC, p."id" DESC`,
 	name: `p."title" ASC, p."id" ASC`,
 }
 

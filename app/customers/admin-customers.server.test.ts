@@ -70,6 +70,21 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 		expect(JSON.stringify(all)).not.toMatch(/password|twoFactor|secret|session/i)
 	})
 
+	it('searches the start of each word of a name or email through the index: not the middle of a word, nor an admin [R115]', async () => {
+		const customers = adminCustomersRepository(t.db, admin)
+		expect(await customers.page({ query: 'love ada' })).toMatchObject({ total: 1, customers: [{ email: 'ada@example.com' }] })
+		expect(await customers.page({ query: 'example.com' })).toMatchObject({ total: 2 })
+		for (const query of ['velace', 'owner', 'elsewhere']) expect(await customers.page({ query }), query).toMatchObject({ total: 0, customers: [] })
+		// A question with no word in it lists everyone, as no question does.
+		expect((await customers.page({ query: '@ %' })).total).toBe(2)
+		const renamed = (await signUpCustomer(t.auth, 'hopper@example.com')).userId
+		await t.db.user.update({ where: { id: renamed }, data: { name: 'Grace Brewster', email: 'admiral@example.com' } })
+		expect((await customers.page({ query: 'admiral' })).customers.map((c) => c.name)).toEqual(['Grace Brewster'])
+		expect((await customers.page({ query: 'hopper' })).total).toBe(0)
+		await t.db.user.delete({ where: { id: renamed } })
+		expect((await customers.page({ query: 'admiral' })).total).toBe(0)
+	})
+
 	it("shows one customer with their Orders, and not an admin or another Store's account [R115]", async () => {
 		const customers = adminCustomersRepository(t.db, admin)
 		const { customer, orders } = await customers.get(ada)

@@ -2,6 +2,7 @@ import { type Db, engineOf } from '../data/db.server'
 import { storeCounts } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 import { notFound } from '../errors.server'
+import { fts5Query, searchTerms, tsQuery } from '../rules/search-terms'
 
 export const CUSTOMERS_PAGE_SIZE = 20
 /** The most recent Orders a customer's page lists. */
@@ -9,11 +10,43 @@ const ORDERS_SHOWN = 50
 
 type Totals = { orders: number; spentMinor: number }
 
+/** The same words as the GIN index of the PostgreSQL migration `customer_search`: keep them identical. */
+const PG_CUSTOMER_WORDS = `to_tsvector('simple', u."name" || ' ' || translate(u."email", '.@+_-', '     '))`
+
+/**
+ * [R115] The ids of one page of the Store's customers with every word of `terms` as a prefix of a
+ * word of their name or email, newest first, and how many there are, from the search index
+ * alone: SQLite's `customer_search` holds each customer's Store (its rowids follow the order
+ * accounts were created in), PostgreSQL's GIN index finds the accounts and sorts only those. A
+ * search costs the accounts it finds (a count of index entries on SQLite), never a pass over
+ * every customer as a substring search would.
+ */
+async function searchCustomerIds(db: Db, storeId: string, { terms, skip, take }: { terms: string[]; skip: number; take: number }) {
+	const page = `LIMIT ${Number(take)} OFFSET ${Number(skip)}`
+	if (engineOf(db) === 'sqlite') {
+		const question = `scope : "${storeId.replaceAll('"', '""')}" AND {name email} : (${fts5Query(terms)})`
+		const match = `FROM "customer_search" WHERE "customer_search" MATCH ?`
+		const [rows, counted] = await Promise.all([
+			db.$queryRawUnsafe<Array<{ id: string }>>(`SELECT "userId" AS id ${match} ORDER BY rowid DESC ${page}`, question),
+			db.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS n ${match}`, question),
+		])
+		return { ids: rows.map((row) => row.id), total: Number(counted[0]?.n ?? 0) }
+	}
+	const match = `FROM "users" u WHERE ${PG_CUSTOMER_WORDS} @@ to_tsquery('simple', $1) AND u."storeId" = $2 AND u."role" = 'user'`
+	const [rows, counted] = await Promise.all([
+		db.$queryRawUnsafe<Array<{ id: string }>>(`SELECT u."id" AS id ${match} ORDER BY u."createdAt" DESC, u."id" DESC ${page}`, tsQuery(terms), storeId),
+		db.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS n ${match}`, tsQuery(terms), storeId),
+	])
+	return { ids: rows.map((row) => row.id), total: Number(counted[0]?.n ?? 0) }
+}
+
 /**
  * [R115] Customers as Store Admin sees them: the accounts of its Store that are not admins,
  * read-only (no credential, session or factor is ever selected), with how many Orders each
  * placed and what they spent (captured less refunded), counted for a whole page in one grouped
- * query. Search is by name or email, ignoring case on both engines.
+ * query. Accounts are searched by the start of any word of the name or email, ignoring case
+ * (`ada`, `lovelace`, `ada@example`), through an index on both engines; guest buyers, whose
+ * emails are read from their Orders, by any part of the email.
  */
 export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 	const storeId = admin.storeId
@@ -36,20 +69,29 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 		)
 	}
 
+	/** Every customer, newest first; the number of them read from the kept count (store_counts). */
+	const listed = async (skip: number) => {
+		const [users, total] = await Promise.all([
+			db.user.findMany({ where: customer, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take: CUSTOMERS_PAGE_SIZE, select: profile }),
+			storeCounts(db, storeId, ['customers']).then((counts) => counts.customers),
+		])
+		return { users, total }
+	}
+
+	const searched = async (terms: string[], skip: number) => {
+		const { ids, total } = await searchCustomerIds(db, storeId, { terms, skip, take: CUSTOMERS_PAGE_SIZE })
+		// By primary key, in the order the search gave, and kept to this Store's customers here too.
+		const found = ids.length === 0 ? [] : await db.user.findMany({ where: { id: { in: ids } }, select: { ...profile, storeId: true, role: true } })
+		const byId = new Map(found.flatMap(({ storeId: store, role, ...user }) => (store === storeId && role === 'user' ? [[user.id, user] as const] : [])))
+		return { users: ids.flatMap((id) => byId.get(id) ?? []), total }
+	}
+
 	return {
 		async page({ page = 1, query = '' }: { page?: number; query?: string }) {
-			const where = { ...customer, ...(query ? { OR: [{ email: containing(query.toLowerCase()) }, { name: containing(query) }] } : {}) }
-			const [users, total] = await Promise.all([
-				db.user.findMany({
-					where,
-					orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
-					skip: (page - 1) * CUSTOMERS_PAGE_SIZE,
-					take: CUSTOMERS_PAGE_SIZE,
-					select: profile,
-				}),
-				// A search is counted; all customers are read from the kept count (store_counts).
-				query ? db.user.count({ where }) : storeCounts(db, storeId, ['customers']).then((counts) => counts.customers),
-			])
+			const skip = (page - 1) * CUSTOMERS_PAGE_SIZE
+			const terms = searchTerms(query)
+			// A question without a word lists every customer, as no question does.
+			const { users, total } = terms.length > 0 ? await searched(terms, skip) : await listed(skip)
 			const totals = await totalsOf(users.map((user) => user.id))
 			return {
 				customers: users.map((user) => ({ ...user, ...(totals.get(user.id) ?? { orders: 0, spentMinor: 0 }) })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fields, formSchema, MAX_FORM_BYTES, parseForm } from './form.server'
+import { fields, formSchema, MAX_FORM_BYTES, pageParam, parseForm } from './form.server'
 
 function post(body: string | URLSearchParams, type = 'application/x-www-form-urlencoded') {
 	return new Request('http://store.test/form', {
@@ -81,5 +81,15 @@ describe('parseForm (bad input gets a clear 4xx and changes nothing)', () => {
 		expect(ok).toEqual({ ok: true, data: { email: 'cat@example.com' } })
 		const bad = await parseForm(post('email=not-an-email'), formSchema({ email: fields.email }))
 		expect(!bad.ok && bad.fieldErrors.email).toBeTruthy()
+	})
+})
+
+describe('pageParam (a list page in the address)', () => {
+	const pageOf = (query: string) => pageParam(new Request(`http://store.test/${query}`))
+	it('reads a page from 1 to 100,000 and answers page 1 for anything else, never an error', () => {
+		expect(pageOf('?page=7')).toBe(7)
+		expect(pageOf('?page=100000')).toBe(100_000)
+		for (const forged of ['', '?page=', '?page=0', '?page=-3', '?page=abc', '?page=1e3', '?page=2.5', '?page=100001', '?page=99999999999', '?page=%00'])
+			expect(pageOf(forged), forged).toBe(1)
 	})
 })

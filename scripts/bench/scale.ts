@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- --scale`: every page a real shop leans on, measured on a store of real size
- * and on one of demo size in the same run, with the ratio (large ÷ demo) of each page's p50 and
- * p99 and the server's peak memory. Both stores come from the same generator
+ * and on one of demo size served at once, side by side page by page over rounds, with the ratio
+ * (large ÷ demo) of each page's p50 and p99 and each server's peak memory. Both stores come from the same generator
  * (scripts/lib/scale-seed.ts); the large one is `--scale-database URL` (filled beforehand with
  * `npm run seed:scale`) or seeded here in a temporary folder.
  */
@@ -15,7 +15,13 @@ import { cookieHeader } from '../../tests/helpers/http'
 import { checkoutRow } from './checkout'
 import { benchAdmin, measure, postForm, type Row, sampleRss, startStore } from './servers'
 
-export type ScaleOptions = { seconds: number; connections: number; database?: string; size: { products: number; orders: number; customers: number } }
+export type ScaleOptions = {
+	seconds: number
+	connections: number
+	rounds: number
+	database?: string
+	size: { products: number; orders: number; customers: number }
+}
 type Page = { title: string; path: string; method?: 'POST'; admin?: boolean; body?: string }
 type Measured = { page: string; p50: number; p99: number; ok: number }
 
@@ -77,31 +83,58 @@ async function pagesOf(url: string): Promise<{ pages: Page[]; slug: string }> {
 	}
 }
 
-async function measureStore(url: string, { seconds, connections }: ScaleOptions) {
+/** One store served for the run: its pages, its sessions and its memory sampled throughout. */
+async function openStore(url: string) {
 	const { pages, slug } = await pagesOf(url)
 	const server = await startStore({ DATABASE_URL: url, RATE_LIMITS: 'off', E2E_DEMO: '0' })
 	const rss = sampleRss(server)
+	const base = server.base
+	const guest = cookieHeader((await fetch(`${base}/no-such-page`)).headers)
+	const admin = await postForm(base, '/sign-in', { email: benchAdmin.email, password: benchAdmin.password })
+	const measurePage = async (page: Page, { seconds, connections }: Pick<ScaleOptions, 'seconds' | 'connections'>) => {
+		const headers: Record<string, string> = { cookie: page.admin ? admin : guest }
+		if (page.method === 'POST') Object.assign(headers, { origin: base, 'content-type': 'application/x-www-form-urlencoded' })
+		const options = { url: `${base}${page.path}`, method: page.method ?? ('GET' as const), headers, body: page.body, connections, duration: seconds }
+		// A short warm-up run first (JIT, caches, connections), as every bench row has.
+		await measure(page.title, { ...options, duration: 1 })
+		return shown(await measure(page.title, options))
+	}
+	return { server, rss, pages, slug, admin, measurePage }
+}
+
+/**
+ * Both stores serve at once and each page is measured on the demo store and then on the large
+ * one, round after round: on a shared machine whose speed drifts within minutes, only figures
+ * taken side by side make a ratio. Each page's ratio is the median of its rounds' ratios.
+ */
+async function measureSideBySide(demoUrl: string, largeUrl: string, options: ScaleOptions) {
+	const demo = await openStore(demoUrl)
+	const large = await openStore(largeUrl)
 	try {
-		const base = server.base
-		const guest = cookieHeader((await fetch(`${base}/no-such-page`)).headers)
-		const admin = await postForm(base, '/sign-in', { email: benchAdmin.email, password: benchAdmin.password })
-		const rows: Measured[] = []
-		for (const page of pages) {
-			const headers: Record<string, string> = { cookie: page.admin ? admin : guest }
-			if (page.method === 'POST') Object.assign(headers, { origin: base, 'content-type': 'application/x-www-form-urlencoded' })
-			const options = { url: `${base}${page.path}`, method: page.method ?? ('GET' as const), headers, body: page.body, connections, duration: seconds }
-			// A short warm-up run first (JIT, caches, connections), as every bench row has.
-			await measure(page.title, { ...options, duration: 1 })
-			rows.push(shown(await measure(page.title, options)))
+		const rounds: Array<Array<{ demo: Measured; large: Measured }>> = []
+		for (let round = 0; round < options.rounds; round++) {
+			const pairs = []
+			for (const [i, page] of demo.pages.entries()) {
+				pairs.push({ demo: await demo.measurePage(page, options), large: await large.measurePage(large.pages[i]!, options) })
+			}
+			rounds.push(pairs)
 		}
-		rows.push(shown(await checkoutRow(server, { connections, count: 200, warmUp: 50, slug }), 'POST /checkout'))
-		const exported = await exportAllOrders(base, admin)
+		const checkouts = []
+		for (const store of [demo, large]) {
+			checkouts.push(shown(await checkoutRow(store.server, { connections: options.connections, count: 200, warmUp: 50, slug: store.slug }), 'POST /checkout'))
+		}
+		const exported = []
+		for (const store of [demo, large]) {
+			exported.push(await exportAllOrders(store.server.base, store.admin))
+		}
 		// Still serving after it: a heap too small for the export would have ended the process.
-		const alive = (await fetch(`${base}/healthz`).catch(() => null))?.status === 200
-		return { rows, rssPeak: rss.peak, exported, alive }
+		const alive = await Promise.all([demo, large].map(async (store) => (await fetch(`${store.server.base}/healthz`).catch(() => null))?.status === 200))
+		return { rounds, checkouts, exported, alive, rssPeak: [demo.rss.peak, large.rss.peak] }
 	} finally {
-		rss.stop()
-		await server.stop()
+		for (const store of [demo, large]) {
+			store.rss.stop()
+			await store.server.stop()
+		}
 	}
 }
 
@@ -125,37 +158,58 @@ async function exportAllOrders(base: string, cookie: string) {
 
 const shown = (row: Row, page = row.route): Measured => ({ page, p50: row['p50 ms'], p99: row['p99 ms'], ok: row['ok %'] })
 
+const median = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b)
+	const middle = Math.floor(sorted.length / 2)
+	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+const ratio = (a: number, b: number) => a / Math.max(0.01, b)
+const rounded = (value: number) => Math.round(value * 100) / 100
+
 export async function benchScale(options: ScaleOptions) {
 	console.log('seeding the demo-size store (6 products, 20 Orders, 5 customers)…')
 	const demo = seeded({ products: 6, orders: 20, customers: 5 })
 	const large = options.database ? { url: options.database, cleanUp: () => {} } : seeded(options.size)
 	try {
-		const small = await measureStore(demo.url, options)
-		const big = await measureStore(large.url, options)
-		const ratio = (a: number, b: number) => Math.round((a / Math.max(0.01, b)) * 100) / 100
-		const table = big.rows.map((row, i) => {
-			const base = small.rows[i]!
+		const run = await measureSideBySide(demo.url, large.url, options)
+		const pairsOf = (i: number) => run.rounds.map((pairs) => pairs[i]!)
+		const table = run.rounds[0]!.map(({ demo: first }, i) => {
+			const pairs = pairsOf(i)
 			return {
-				page: row.page,
-				'demo p50': base.p50,
-				'demo p99': base.p99,
-				'large p50': row.p50,
-				'large p99': row.p99,
-				'p50 ×': ratio(row.p50, base.p50),
-				'p99 ×': ratio(row.p99, base.p99),
-				'ok %': row.ok,
+				page: first.page,
+				'demo p50': median(pairs.map((pair) => pair.demo.p50)),
+				'demo p99': median(pairs.map((pair) => pair.demo.p99)),
+				'large p50': median(pairs.map((pair) => pair.large.p50)),
+				'large p99': median(pairs.map((pair) => pair.large.p99)),
+				'p50 ×': rounded(median(pairs.map((pair) => ratio(pair.large.p50, pair.demo.p50)))),
+				'p99 ×': rounded(median(pairs.map((pair) => ratio(pair.large.p99, pair.demo.p99)))),
+				'p50 × by round': pairs.map((pair) => rounded(ratio(pair.large.p50, pair.demo.p50))).join(' '),
+				'ok %': Math.min(...pairs.map((pair) => pair.large.ok)),
 			}
 		})
-		console.log(`\n${options.seconds}s per page, ${options.connections} connections; ms; × is large ÷ demo (target ≤ 1.5)\n`)
+		const [demoCheckout, largeCheckout] = run.checkouts as [Measured, Measured]
+		table.push({
+			page: 'POST /checkout',
+			'demo p50': demoCheckout.p50,
+			'demo p99': demoCheckout.p99,
+			'large p50': largeCheckout.p50,
+			'large p99': largeCheckout.p99,
+			'p50 ×': rounded(ratio(largeCheckout.p50, demoCheckout.p50)),
+			'p99 ×': rounded(ratio(largeCheckout.p99, demoCheckout.p99)),
+			'p50 × by round': 'one run',
+			'ok %': largeCheckout.ok,
+		})
+		console.log(
+			`\n${options.rounds} rounds of ${options.seconds}s per page and store, ${options.connections} connections; ms (medians over rounds); × is large ÷ demo, the median of each round's ratio (target ≤ 1.5)\n`,
+		)
 		console.table(table)
 		for (const row of table) console.log(`scale: ${row.page}  p50x=${row['p50 ×']} p99x=${row['p99 ×']}`)
-		const exported = (run: { exported: { seconds: number; lines: number; mb: number } }) =>
-			`${run.exported.lines} lines, ${run.exported.mb} MB in ${run.exported.seconds} s`
-		console.log(`scale: orders_export demo=${exported(small)} large=${exported(big)}`)
+		const exported = ({ lines, mb, seconds }: { seconds: number; lines: number; mb: number }) => `${lines} lines, ${mb} MB in ${seconds} s`
+		console.log(`scale: orders_export demo=${exported(run.exported[0]!)} large=${exported(run.exported[1]!)}`)
 		console.log(
-			`scale: rss_peak_mb demo=${small.rssPeak} large=${big.rssPeak} (heap cap: ${process.env.npm_package_config_node_flags ?? 'package.json config.node_flags'})`,
+			`scale: rss_peak_mb demo=${run.rssPeak[0]} large=${run.rssPeak[1]} (heap cap: ${process.env.npm_package_config_node_flags ?? 'package.json config.node_flags'})`,
 		)
-		console.log(`scale: server_alive_after demo=${small.alive} large=${big.alive}`)
+		console.log(`scale: server_alive_after demo=${run.alive[0]} large=${run.alive[1]}`)
 	} finally {
 		demo.cleanUp()
 		large.cleanUp()

@@ -1,7 +1,7 @@
 import { data, Form } from 'react-router'
 import type { Route } from './+types/search'
 import { getViewer } from '../../auth/guards.server'
-import { MAX_SEARCH_LENGTH, searchTerms } from '../../catalog/search-terms'
+import { MAX_SEARCH_LENGTH, searchTerms } from '../../rules/search-terms'
 import { SEARCH_SORTS, sortFrom, sortOptions } from '../../catalog/sort'
 import { repositoriesFor } from '../../repositories.server'
 import { pageParam } from '../../security/form.server'

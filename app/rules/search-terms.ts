@@ -1,9 +1,9 @@
 /**
- * [R110] A shopper's search text becomes a list of plain words before it reaches either
- * engine: letters and digits only, so nothing a shopper types is ever read as FTS5 or
- * tsquery syntax (quotes, NEAR, `*`, `:`, `&`, `|`, `!`, parentheses are all separators).
- * Both engines then get the same question: every word, as a prefix, in the title or the
- * description.
+ * [R110] A shopper's search text (and Store Admin's, for customers) becomes a list of plain
+ * words before it reaches either engine: letters and digits only, so nothing typed is ever read
+ * as FTS5 or tsquery syntax (quotes, NEAR, `*`, `:`, `&`, `|`, `!`, parentheses are all
+ * separators). Both engines then get the same question: every word, as a prefix, in the indexed
+ * text (a Product's title or description, a customer's name or email).
  */
 export const MAX_SEARCH_LENGTH = 200
 const MAX_TERMS = 8
