@@ -196,10 +196,10 @@ export async function placeOrder({
 				quantity: line.quantity,
 				lineTotalMinor: line.variant.priceMinor * line.quantity,
 			}))
-			const subtotalMinor = lines.reduce((sum, line) => sum + line.lineTotalMinor, 0)
+			const subtotalMinor = goodsMinorOf(cart.lines)
 			// Prices may have risen since the cart was filled: no total the columns cannot hold.
 			if (!withinOrderLimit(subtotalMinor)) throw new DomainError(409, ORDER_LIMIT_MESSAGE)
-			const buyer = { email: details.email, userId: 'userId' in owner ? owner.userId : null }
+			const buyer = buyerOf(owner, details.email)
 			// The code as it applies to these goods now; its use is counted once the Order exists.
 			const discount: ChosenDiscount | null = discountCode?.trim() ? await chooseDiscount(tx, { storeId, typed: discountCode, subtotalMinor, buyer }) : null
 			// Shipping and tax as the Store has them now, for the address given [R119].
@@ -330,10 +330,19 @@ export async function previewDiscount({ db, viewer, typed, email }: { db: Db; vi
 	const owner = cartOwner(viewer)
 	const lines = await cartToPlace(db, viewer.storeId, owner)
 	if (lines.length === 0) throw new DomainError(409, 'Your cart is empty.')
-	const subtotalMinor = lines.reduce((sum, line) => sum + line.variant.priceMinor * line.quantity, 0)
-	const buyer = { email, userId: 'userId' in owner ? owner.userId : null }
-	const { code, kind, goodsMinor, freeShipping } = await chooseDiscount(db, { storeId: viewer.storeId, typed, subtotalMinor, buyer })
+	const buyer = buyerOf(owner, email)
+	const { code, kind, goodsMinor, freeShipping } = await chooseDiscount(db, { storeId: viewer.storeId, typed, subtotalMinor: goodsMinorOf(lines), buyer })
 	return { code, kind, goodsMinor, freeShipping }
+}
+
+/** What a cart's goods cost now: each variant's price times its quantity, before any discount. */
+function goodsMinorOf(lines: CartLineToPlace[]) {
+	return lines.reduce((sum, line) => sum + line.variant.priceMinor * line.quantity, 0)
+}
+
+/** Who buys, as a code's once-per-customer rule reads it: the account, else the email typed. */
+function buyerOf(owner: ReturnType<typeof cartOwner>, email: string) {
+	return { email, userId: 'userId' in owner ? owner.userId : null }
 }
 
 /** The Order as checkout answers it: its link's token instead of the hash, and nothing of who owns it. */

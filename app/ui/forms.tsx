@@ -19,6 +19,14 @@ export function answerTo<A extends Answer>(answer: A | undefined, name: string):
 	return answer?.form === name ? answer : undefined
 }
 
+/**
+ * The message for the top of the page: a refusal none of the page's named `forms` claims (an
+ * API client's, an unknown intent). A refusal one of them claims shows beside that form only.
+ */
+export function unclaimedError(answer: Answer | undefined, forms: readonly string[]): string | undefined {
+	return answer?.form && forms.includes(answer.form) ? undefined : answer?.formError
+}
+
 /** A refused form's own message, beside it, unless one of its fields already says the same. */
 export function FormAnswer({ answer }: { answer?: Answer }) {
 	const message = answer?.formError

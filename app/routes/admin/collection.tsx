@@ -5,7 +5,7 @@ import { DomainError } from '../../errors.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { domainFailure, formFailure, parseForm, recordId } from '../../security/form.server'
 import { redirectWithFlash } from '../../security/flash.server'
-import { Field, FormAnswer, FormError, answerTo } from '../../ui/forms'
+import { Field, FormAnswer, FormError, answerTo, unclaimedError } from '../../ui/forms'
 import { MoveButtons, RowButton } from '../../ui/move-buttons'
 import { collectionForm, confirmForm, moveProductForm, productChoiceForm } from './collection-form.server'
 
@@ -100,7 +100,7 @@ export default function EditCollection({ loaderData, actionData }: Route.Compone
 				<a href={`/collections/${collection.slug}`}>View in the store</a>
 			</p>
 			{/* A refusal that names none of the page's forms (an unknown intent) shows here. */}
-			<FormError message={COLLECTION_FORMS.some((form) => answer(form)) ? undefined : actionData?.formError} />
+			<FormError message={unclaimedError(actionData, COLLECTION_FORMS)} />
 			{/* Its page without a query: after another form's refusal the address has that form's intent. */}
 			<Form method="post" action={`/admin/collections/${collection.id}`} noValidate className="card wide">
 				<h2>Details</h2>

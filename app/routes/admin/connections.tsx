@@ -7,7 +7,7 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { CONNECTION_HANDLE } from '../../payments/connections.server'
 import { domainFailure, formFailure, formSchema, parseForm, sentForm } from '../../security/form.server'
 import { redirectWithFlash } from '../../security/flash.server'
-import { Field, FieldError, FormAnswer, FormError, answerTo } from '../../ui/forms'
+import { Field, FieldError, FormAnswer, FormError, answerTo, unclaimedError } from '../../ui/forms'
 import { paymentInstructionsSchema } from '../../rules/payment-instructions'
 
 export const meta = () => [{ title: 'Connections · Store Admin' }]
@@ -79,7 +79,7 @@ export default function Connections({ loaderData, actionData }: Route.ComponentP
 		<section>
 			<h1>Connections</h1>
 			{/* A refusal that names none of the page's forms (an API client's) shows here. */}
-			<FormError message={forms.some(answer) ? undefined : actionData?.formError} />
+			<FormError message={unclaimedError(actionData, forms)} />
 			<table className="data-table">
 				<thead>
 					<tr>

@@ -9,7 +9,7 @@ import { canTransition } from '../../rules/order-status'
 import { domainFailure, formFailure, formSchema, parseForm, sentForm } from '../../security/form.server'
 import { refusalHeaders } from '../../security/rate-limit/rate-limit.server'
 import { redirectWithFlash } from '../../security/flash.server'
-import { FieldError, FormAnswer, FormError, answerTo } from '../../ui/forms'
+import { FieldError, FormAnswer, FormError, answerTo, unclaimedError } from '../../ui/forms'
 import { EventResult } from '../../ui/event-result'
 import { OrderDetails } from '../../ui/order-details'
 import { Price } from '../../ui/money-format'
@@ -139,7 +139,7 @@ export default function AdminOrder({ loaderData: order, actionData }: Route.Comp
 				<Link to={`/admin/orders/${order.number}/packing-slip`}>Packing slip</Link>
 			</p>
 			{/* A refusal that names none of the page's forms (an API client's) shows here. */}
-			<FormError message={ORDER_FORMS.some((form) => answer(form)) ? undefined : actionData?.formError} />
+			<FormError message={unclaimedError(actionData, ORDER_FORMS)} />
 			<p>
 				Customer: <Email address={order.email} /> {order.userId ? '(account)' : '(guest)'} · Payment: {order.connection.displayName}
 				{order.providerRef ? (

@@ -6,7 +6,7 @@ import { adminRepositoriesFor } from '../../repositories.server'
 import { DomainError } from '../../errors.server'
 import { domainFailure, formFailure, formSchema, parseForm, recordId } from '../../security/form.server'
 import { redirectWithFlash } from '../../security/flash.server'
-import { FormAnswer, FormError, answerTo } from '../../ui/forms'
+import { FormAnswer, FormError, answerTo, unclaimedError } from '../../ui/forms'
 import { ProductEditor } from '../../ui/product-editor'
 import { ProductGalleryEditor } from '../../ui/product-gallery-editor'
 import { MAX_PRODUCT_IMAGES } from '../../catalog/product-images.server'
@@ -161,7 +161,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
 				) : null}
 			</p>
 			{/* A refusal that names none of the page's forms (an unknown intent) shows here. */}
-			<FormError message={PRODUCT_FORMS.some((form) => answer(form)) ? undefined : actionData?.formError} />
+			<FormError message={unclaimedError(actionData, PRODUCT_FORMS)} />
 			<ProductEditor
 				action={`/admin/products/${product.id}`}
 				values={product}
