@@ -111,6 +111,7 @@ const ENGINE_SPECS =
 				'shipping-admin.spec.ts',
 				'store-identity.spec.ts',
 				'store-admin.spec.ts',
+				'admin-orders-pages.spec.ts',
 				'variants.spec.ts',
 				'events.spec.ts',
 				'sso.spec.ts',

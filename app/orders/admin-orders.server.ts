@@ -1,6 +1,7 @@
 import { releaseDiscount } from '../discounts/redeem.server'
 import { auditEntry } from '../audit/audit.server'
 import type { Db } from '../data/db.server'
+import { keysetPage, type Cursor } from '../data/keyset'
 import { announce } from '../data/signals.server'
 import { storeCountTotal } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
@@ -14,6 +15,8 @@ import { viewerScope } from '../data/scope'
 import { formatMoney } from '../rules/money'
 
 export const ADMIN_ORDERS_PAGE_SIZE = 20
+/** An Order's key in the list's `?before=` and `?after=`: its number. */
+export const ORDER_CURSOR = /^\d{1,9}$/
 /** The most recent provider events shown on an Order's admin page. */
 export const ORDER_EVENTS_SHOWN = 20
 
@@ -81,26 +84,35 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 		)
 
 	return {
-		async page({ page = 1, query = '', status }: { page?: number; query?: string; status?: OrderStatus }) {
+		/**
+		 * A page of the list, newest first: the Orders numbered below `before` (or above `after`),
+		 * read from the (storeId, number) or (storeId, status, number) index at that number, so a
+		 * page deep in a store's history costs what the first does [R142].
+		 */
+		async page({ cursor = null, query = '', status }: { cursor?: Cursor; query?: string; status?: OrderStatus }) {
 			const number = /^#?\d{1,9}$/.test(query) ? Number(query.replace('#', '')) : null
 			const where = {
 				storeId,
 				...(status ? { status } : {}),
 				...(query ? { OR: [...(number !== null ? [{ number }] : []), { email: { contains: query.toLowerCase() } }] } : {}),
 			}
-			const [orders, total] = await Promise.all([
-				db.order.findMany({
-					where,
-					// Newest first: numbers are given in order, and (storeId, number) is indexed.
-					orderBy: { number: 'desc' },
-					skip: (page - 1) * ADMIN_ORDERS_PAGE_SIZE,
-					take: ADMIN_ORDERS_PAGE_SIZE,
-					select: { id: true, number: true, email: true, status: true, currency: true, totalMinor: true, createdAt: true },
+			const [found, total] = await Promise.all([
+				keysetPage({
+					cursor,
+					size: ADMIN_ORDERS_PAGE_SIZE,
+					read: (from, direction, take) =>
+						db.order.findMany({
+							where: from === null ? where : { ...where, number: direction === 'older' ? { lt: Number(from) } : { gt: Number(from) } },
+							orderBy: { number: direction === 'older' ? 'desc' : 'asc' },
+							take,
+							select: { id: true, number: true, email: true, status: true, currency: true, totalMinor: true, createdAt: true },
+						}),
+					keyOf: (order) => String(order.number),
 				}),
 				// A search is counted; the whole list or one status is read from the kept counts.
 				query ? db.order.count({ where }) : countOf(status),
 			])
-			return { orders, total, page, pages: Math.max(1, Math.ceil(total / ADMIN_ORDERS_PAGE_SIZE)) }
+			return { orders: found.rows, newer: found.newer, older: found.older, total }
 		},
 
 		async byNumber(number: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fields, formSchema, MAX_FORM_BYTES, pageParam, parseForm } from './form.server'
+import { cursorParam, fields, formSchema, MAX_FORM_BYTES, pageParam, parseForm } from './form.server'
 
 function post(body: string | URLSearchParams, type = 'application/x-www-form-urlencoded') {
 	return new Request('http://store.test/form', {
@@ -91,5 +91,17 @@ describe('pageParam (a list page in the address)', () => {
 		expect(pageOf('?page=100000')).toBe(100_000)
 		for (const forged of ['', '?page=', '?page=0', '?page=-3', '?page=abc', '?page=1e3', '?page=2.5', '?page=100001', '?page=99999999999', '?page=%00'])
 			expect(pageOf(forged), forged).toBe(1)
+	})
+})
+
+describe('cursorParam (where a keyset list starts) [R142]', () => {
+	const cursorOf = (query: string) => cursorParam(new Request(`http://store.test/${query}`), /^\d{1,9}$/)
+	it('reads one key of the list’s shape, before or after', () => {
+		expect(cursorOf('?before=1042')).toEqual({ before: '1042' })
+		expect(cursorOf('?after=7&status=paid')).toEqual({ after: '7' })
+	})
+	it('opens the newest page for no key, both keys, or a key of another shape, never an error', () => {
+		for (const forged of ['', '?before=', '?before=abc', '?after=-3', '?before=1e3', '?before=1234567890', '?before=1&after=2', '?after=%00', '?before=1%0A'])
+			expect(cursorOf(forged), forged).toBeNull()
 	})
 })

@@ -1,5 +1,6 @@
 import { data } from 'react-router'
 import { z } from 'zod'
+import type { Cursor } from '../data/keyset'
 import { DomainError, StoreBusyError } from '../errors.server'
 import { HONEYPOT_FIELD } from '../rules/form-fields'
 import { BodyTooLargeError, readBodyWithin } from './body-limit.server'
@@ -141,6 +142,18 @@ export function pageParam(request: Request) {
 	const raw = new URL(request.url).searchParams.get('page') ?? '1'
 	const page = /^\d{1,6}$/.test(raw) ? Number(raw) : 1
 	return page >= 1 && page <= 100_000 ? page : 1
+}
+
+/**
+ * Where a keyset list's page starts (app/data/keyset.ts): `?before=` or `?after=` a key of the
+ * list's `shape`. Neither, both, or a key of another shape opens the newest page, never an error.
+ */
+export function cursorParam(request: Request, shape: RegExp): Cursor {
+	const params = new URL(request.url).searchParams
+	const [before, after] = [params.get('before'), params.get('after')]
+	if (before !== null && after === null && shape.test(before)) return { before }
+	if (after !== null && before === null && shape.test(after)) return { after }
+	return null
 }
 
 /**

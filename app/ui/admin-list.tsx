@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Form, Link, useSearchParams } from 'react-router'
-import { Pager } from './pager'
+import { KeysetPager, Pager } from './pager'
 
 export type Column<T> = { header: string; cell(row: T): ReactNode }
 
@@ -28,7 +28,8 @@ export function AdminList<T extends { id: string }>({
 	rows: T[]
 	/** What an empty list says: `filtered` when a search or status is set. */
 	empty(filtered: boolean): string
-	pager: { page: number; pages: number; summary: string; labels?: [string, string] }
+	/** Numbered pages, or "Newer" / "Older" links for a list that only grows (keyset). */
+	pager: { page: number; pages: number; summary: string; labels?: [string, string] } | { newer: string | null; older: string | null; summary: string }
 	/** Query parameters the filter form carries along (which of a page's lists is shown). */
 	keep?: Record<string, string>
 }) {
@@ -91,7 +92,7 @@ export function AdminList<T extends { id: string }>({
 					</tbody>
 				</table>
 			)}
-			<Pager {...pager} always />
+			{'page' in pager ? <Pager {...pager} always /> : <KeysetPager {...pager} />}
 		</section>
 	)
 }

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router'
+import { Link, useLocation, useSearchParams } from 'react-router'
 
 /**
  * Previous / next links of a paginated list, keeping the other query parameters (search,
@@ -28,6 +28,33 @@ export function Pager({
 				{summary ? ` · ${summary}` : ''}
 			</span>
 			{page < pages ? <Link to={to(page + 1)}>{labels[1]}</Link> : null}
+		</nav>
+	)
+}
+
+/**
+ * "Newer" / "Older" links of a keyset list (app/data/keyset.ts), keeping the search and filters;
+ * away from the top, "Newest" returns to it. A keyset page has no number: the summary says how
+ * many rows the list holds.
+ */
+export function KeysetPager({ newer, older, summary }: { newer: string | null; older: string | null; summary: string }) {
+	const [params] = useSearchParams()
+	const { pathname } = useLocation()
+	const to = (cursor: Record<string, string>) => {
+		const kept = Object.fromEntries([...params].filter(([name]) => !['before', 'after', 'page'].includes(name)))
+		const query = new URLSearchParams({ ...kept, ...cursor }).toString()
+		return `${pathname}${query ? `?${query}` : ''}`
+	}
+	return (
+		<nav className="pager" aria-label="Pages">
+			{newer !== null ? (
+				<>
+					<Link to={to({})}>Newest</Link>
+					<Link to={to({ after: newer })}>Newer</Link>
+				</>
+			) : null}
+			<span>{summary}</span>
+			{older !== null ? <Link to={to({ before: older })}>Older</Link> : null}
 		</nav>
 	)
 }

@@ -15,7 +15,8 @@ const statementPrototype = (() => {
 	}
 })()
 
-export type Plan = { sql: string; plan: string[] }
+/** A statement as it ran (`args`: the values it ran with, in order) and its plan, one line per node. */
+export type Plan = { sql: string; args: unknown[]; plan: string[] }
 
 /**
  * Runs `work` on a SQLite database and answers SQLite's query plan of every statement it ran
@@ -45,7 +46,7 @@ export async function plansOf(db: Db, work: () => Promise<unknown>): Promise<Pla
 	for (const { sql: text, args } of ran) {
 		if (!/^\s*(SELECT|WITH|UPDATE|DELETE|INSERT[\s\S]*\bSELECT\b)/i.test(text)) continue
 		const rows = await db.$queryRawUnsafe<Array<{ detail: string }>>(`EXPLAIN QUERY PLAN ${text}`, ...args.flat())
-		explained.push({ sql: text, plan: rows.map((row) => row.detail) })
+		explained.push({ sql: text, args: args.flat(), plan: rows.map((row) => row.detail) })
 	}
 	return explained
 }
@@ -88,7 +89,7 @@ export async function pgPlansOf(url: string, work: () => Promise<unknown>): Prom
 				for (const child of node.Plans ?? []) walk(child)
 			}
 			walk(result.rows[0]!['QUERY PLAN'][0]!.Plan)
-			explained.push({ sql: text, plan: lines })
+			explained.push({ sql: text, args: values ?? [], plan: lines })
 		}
 		return explained
 	} finally {

@@ -179,6 +179,31 @@ describe.each(PROVIDERS)('the pages of a store of real size read no growing tabl
 		expect(sorts(lists, engineOf(t.db))).toEqual([])
 	})
 
+	it("Store Admin's Orders deep in the history: read from the page's key in index order, skipping nothing [R142]", async () => {
+		const orders = adminOrdersRepository(t.db, admin)
+		const newest = (await orders.page({})).orders[0]!.number
+		const deep = String(newest - Math.floor(SIZE.orders * 0.8))
+		const seen = await plans(async () => {
+			const page = await orders.page({ cursor: { before: deep } })
+			expect(page.orders.map((o) => o.number)).toEqual(Array.from({ length: 20 }, (_, i) => Number(deep) - 1 - i))
+			expect(page).toMatchObject({ newer: String(Number(deep) - 1), older: String(Number(deep) - 20) })
+			const newer = await orders.page({ cursor: { after: deep } })
+			expect(newer.orders.map((o) => o.number)).toEqual(Array.from({ length: 20 }, (_, i) => Number(deep) + 20 - i))
+			const fulfilled = await orders.page({ status: 'fulfilled', cursor: { before: deep } })
+			expect(fulfilled.orders.length).toBe(20)
+			expect(fulfilled.orders.every((o) => o.status === 'fulfilled' && o.number < Number(deep))).toBe(true)
+			await orders.page({ status: 'fulfilled', cursor: { after: deep } })
+		})
+		const lists = seen.filter(({ sql }) => /FROM\s+(?:[`"]?\w+[`"]?\.)?[`"]?orders\b[\s\S]*ORDER BY/i.test(sql))
+		expect(lists.length).toBeGreaterThanOrEqual(4)
+		// Prisma writes an OFFSET on every page (its value last): a keyset page skips no row.
+		const skipped = lists.filter(({ sql, args }) => /\bOFFSET\s+(?:\?|\$\d+)\s*$/i.test(sql) && Number(args.at(-1)) !== 0)
+		expect(lists.every(({ sql }) => !/\bOFFSET\b/i.test(sql) || /\bOFFSET\s+(?:\?|\$\d+)\s*$/i.test(sql))).toBe(true)
+		expect(skipped.map(({ sql, args }) => `${sql} :: ${JSON.stringify(args)}`)).toEqual([])
+		expect(sorts(lists, engineOf(t.db))).toEqual([])
+		expect(fullReads(lists, engineOf(t.db))).toEqual([])
+	})
+
 	it('a cart add and a checkout [R139]', async () => {
 		const guest = newGuest(t.storeId)
 		await expectNoFullReads(async () => {
@@ -192,9 +217,9 @@ describe.each(PROVIDERS)('the pages of a store of real size read no growing tabl
 		await expectNoFullReads(async () => {
 			await dashboardRepository(t.db, admin).overview()
 			expect((await orders.page({})).total).toBeGreaterThanOrEqual(SIZE.orders)
-			await orders.page({ page: 250 })
+			await orders.page({ cursor: { before: '2000' } })
 			await orders.page({ status: 'fulfilled' })
-			await orders.page({ status: 'fulfilled', page: 150 })
+			await orders.page({ status: 'fulfilled', cursor: { before: '2000' } })
 			await orders.page({ status: 'awaiting_payment' })
 			await orders.byNumber(2500)
 			expect((await adminCustomersRepository(t.db, admin).page({})).total).toBeGreaterThanOrEqual(SIZE.customers)

@@ -3,7 +3,8 @@ import type { Route } from './+types/orders'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
 import { ORDER_STATUSES, type OrderStatus } from '../../rules/order-status'
-import { listQuery } from '../../security/form.server'
+import { cursorParam, listQuery } from '../../security/form.server'
+import { ORDER_CURSOR } from '../../orders/admin-orders.server'
 import { AdminList } from '../../ui/admin-list'
 import { StatusBadge } from '../../ui/badge'
 import { Price } from '../../ui/money-format'
@@ -14,12 +15,14 @@ export const meta = () => [{ title: 'Orders · Store Admin' }]
 
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
-	const result = await adminRepositoriesFor(admin).adminOrders.page(listQuery(args.request, { statuses: ORDER_STATUSES, maxQuery: 120 }))
+	const { query, status } = listQuery(args.request, { statuses: ORDER_STATUSES, maxQuery: 120 })
+	const cursor = cursorParam(args.request, ORDER_CURSOR)
+	const result = await adminRepositoriesFor(admin).adminOrders.page({ cursor, query, status })
 	return { ...result, orders: result.orders.map((order) => ({ ...order, createdAt: order.createdAt.toISOString() })) }
 }
 
 export default function Orders({ loaderData }: Route.ComponentProps) {
-	const { orders, page, pages, total } = loaderData
+	const { orders, newer, older, total } = loaderData
 	return (
 		<AdminList
 			heading="Orders"
@@ -48,7 +51,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
 				{ header: 'Total', cell: (order) => <Price minor={order.totalMinor} currency={order.currency} /> },
 			]}
 			empty={() => 'No orders match.'}
-			pager={{ page, pages, summary: `${total} orders`, labels: ['Newer', 'Older'] }}
+			pager={{ newer, older, summary: `${total} orders` }}
 		/>
 	)
 }
