@@ -1,4 +1,5 @@
 import { type Db, transaction } from '../data/db.server'
+import { beyondTimeKey, keysetPage, timeKey, type Cursor } from '../data/keyset'
 import { storeCounts } from '../data/store-counts.server'
 import { isUniqueViolation } from '../data/unique-violation'
 import type { AdminViewer } from '../data/viewer'
@@ -69,25 +70,33 @@ export const AUDIT_PAGE_SIZE = 50
 /** Reading the log: the admin's own Store only, newest first. */
 export function auditRepository(db: Db, admin: AdminViewer) {
 	return {
-		async page({ page = 1 }: { page?: number } = {}) {
+		/** A page of the log, newest first, from the key of the entry at its edge [R142]. */
+		async page({ cursor = null }: { cursor?: Cursor } = {}) {
 			const where = { storeId: admin.storeId }
-			const [entries, total] = await Promise.all([
-				db.auditEntry.findMany({
-					where,
-					orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-					skip: (page - 1) * AUDIT_PAGE_SIZE,
-					take: AUDIT_PAGE_SIZE,
-					select: { id: true, actorEmail: true, action: true, targetType: true, targetId: true, detail: true, createdAt: true },
+			const [found, total] = await Promise.all([
+				keysetPage({
+					cursor,
+					size: AUDIT_PAGE_SIZE,
+					read: (from, direction, take) => {
+						const order = direction === 'older' ? 'desc' : 'asc'
+						return db.auditEntry.findMany({
+							where: from === null ? where : { ...where, ...beyondTimeKey('createdAt', from, direction) },
+							orderBy: [{ createdAt: order }, { id: order }],
+							take,
+							select: { id: true, actorEmail: true, action: true, targetType: true, targetId: true, detail: true, createdAt: true },
+						})
+					},
+					keyOf: (entry) => timeKey(entry.createdAt, entry.id),
 				}),
 				// Kept with every entry written (store_counts) rather than counted on each visit.
 				storeCounts(db, admin.storeId, ['audit']).then((counts) => counts.audit),
 			])
-			const targets = await targetsOf(db, admin.storeId, entries)
+			const targets = await targetsOf(db, admin.storeId, found.rows)
 			return {
-				entries: entries.map((entry) => ({ ...entry, target: targets.get(`${entry.targetType}:${entry.targetId}`) ?? null })),
+				entries: found.rows.map((entry) => ({ ...entry, target: targets.get(`${entry.targetType}:${entry.targetId}`) ?? null })),
+				newer: found.newer,
+				older: found.older,
 				total,
-				page,
-				pages: Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE)),
 			}
 		},
 	}

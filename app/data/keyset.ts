@@ -46,3 +46,25 @@ export async function keysetPage<T>({
 		older: older.length > size ? keyOf(rows.at(-1)!) : null,
 	}
 }
+
+/** The key of a row listed by time, newest first, ties broken by id: `<ms since 1970>.<id>`. */
+export const TIME_CURSOR = /^\d{1,15}\.[A-Za-z0-9_-]{1,64}$/
+
+export function timeKey(at: Date, id: string) {
+	return `${at.getTime()}.${id}`
+}
+
+/**
+ * The rows beyond a time key, for a list ordered by (`field`, id) newest first: at or before the
+ * time, and past the id among rows of that very time. The range on the time starts the index
+ * walk at the key; only the rows of one millisecond are checked by id.
+ */
+export function beyondTimeKey<F extends string>(field: F, key: string, direction: 'older' | 'newer') {
+	const dot = key.indexOf('.')
+	const at = new Date(Number(key.slice(0, dot)))
+	const id = key.slice(dot + 1)
+	const [within, past] = direction === 'older' ? (['lte', 'lt'] as const) : (['gte', 'gt'] as const)
+	return { [field]: { [within]: at }, OR: [{ [field]: { [past]: at } }, { id: { [past]: id } }] } as Record<F, { lte?: Date; gte?: Date }> & {
+		OR: Array<Record<string, { lt?: Date | string; gt?: Date | string }>>
+	}
+}

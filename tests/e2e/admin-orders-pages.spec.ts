@@ -93,3 +93,23 @@ test('a key that is not an Order number opens the newest page; one past the end 
 	await expect(page).toHaveURL(/\?after=1001$/)
 	expect(await numbersOn(page)).toEqual(run(1021, 20))
 })
+
+test('the activity log is paged by keys too: every entry once, newest first, down and back [R142]', async ({ page }) => {
+	await signIn(page, '/admin/activity')
+	const pager = page.getByRole('navigation', { name: 'Pages' })
+	const total = Number((await pager.textContent())?.match(/(\d+) entries/)?.[1])
+	expect(total).toBeGreaterThan(50)
+	const when = () => page.locator('table.data-table tbody tr td:first-child').allTextContents()
+	const first = await when()
+	const seen = [...first]
+	while ((await pager.getByRole('link', { name: 'Older' }).count()) > 0) {
+		await pager.getByRole('link', { name: 'Older' }).click()
+		await expect(page).toHaveURL(/\?before=\d+\.[\w-]+$/)
+		seen.push(...(await when()))
+	}
+	expect(seen.length).toBe(total)
+	expect([...seen].sort().reverse()).toEqual(seen)
+	await pager.getByRole('link', { name: 'Newest' }).click()
+	await expect(page).toHaveURL(`${store().origin}/admin/activity`)
+	expect(await when()).toEqual(first)
+})

@@ -1,5 +1,6 @@
 import { auditedChange } from '../../audit/audit.server'
 import { type Db, sql, sqlJoin } from '../../data/db.server'
+import { beyondTimeKey, keysetPage, timeKey, type Cursor } from '../../data/keyset'
 import type { AdminViewer } from '../../data/viewer'
 import { notFound } from '../../errors.server'
 import { applyWithHeld, type EventConnection, lockConnection } from './apply.server'
@@ -205,24 +206,33 @@ export const INBOX_PAGE_SIZE = 50
 export function eventInboxRepository(db: Db, admin: AdminViewer) {
 	const storeId = admin.storeId
 	return {
-		async page({ page = 1 }: { page?: number } = {}) {
-			const [events, total, connections] = await Promise.all([
-				db.providerEvent.findMany({
-					where: { storeId },
-					orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
-					skip: (page - 1) * INBOX_PAGE_SIZE,
-					take: INBOX_PAGE_SIZE,
-					select: {
-						id: true,
-						providerEventId: true,
-						type: true,
-						outcome: true,
-						summary: true,
-						occurredAt: true,
-						receivedAt: true,
-						duplicates: true,
-						connection: { select: { handle: true } },
+		/** A page of the inbox, newest first, from the key of the event at its edge [R142]. */
+		async page({ cursor = null }: { cursor?: Cursor } = {}) {
+			const where = { storeId }
+			const [found, total, connections] = await Promise.all([
+				keysetPage({
+					cursor,
+					size: INBOX_PAGE_SIZE,
+					read: (from, direction, take) => {
+						const order = direction === 'older' ? 'desc' : 'asc'
+						return db.providerEvent.findMany({
+							where: from === null ? where : { ...where, ...beyondTimeKey('receivedAt', from, direction) },
+							orderBy: [{ receivedAt: order }, { id: order }],
+							take,
+							select: {
+								id: true,
+								providerEventId: true,
+								type: true,
+								outcome: true,
+								summary: true,
+								occurredAt: true,
+								receivedAt: true,
+								duplicates: true,
+								connection: { select: { handle: true } },
+							},
+						})
 					},
+					keyOf: (event) => timeKey(event.receivedAt, event.id),
 				}),
 				db.providerEvent.count({ where: { storeId } }),
 				db.connection.findMany({
@@ -231,7 +241,7 @@ export function eventInboxRepository(db: Db, admin: AdminViewer) {
 					orderBy: { createdAt: 'asc' },
 				}),
 			])
-			return { events, total, connections, page, pages: Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE)) }
+			return { events: found.rows, newer: found.newer, older: found.older, total, connections }
 		},
 
 		/**

@@ -2,8 +2,9 @@ import { Link } from 'react-router'
 import type { Route } from './+types/activity'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
-import { pageParam } from '../../security/form.server'
-import { Pager } from '../../ui/pager'
+import { TIME_CURSOR } from '../../data/keyset'
+import { cursorParam } from '../../security/form.server'
+import { KeysetPager } from '../../ui/pager'
 import { activityTarget, activityWords } from '../../ui/activity-words'
 import { Email } from '../../ui/email'
 
@@ -12,12 +13,12 @@ export const meta = () => [{ title: 'Activity · Store Admin' }]
 /** the append-only log of every Store Admin write, newest first. Read-only. */
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
-	const result = await adminRepositoriesFor(admin).audit.page({ page: pageParam(args.request) })
+	const result = await adminRepositoriesFor(admin).audit.page({ cursor: cursorParam(args.request, TIME_CURSOR) })
 	return { ...result, entries: result.entries.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() })) }
 }
 
 export default function Activity({ loaderData }: Route.ComponentProps) {
-	const { entries, page, pages, total } = loaderData
+	const { entries, newer, older, total } = loaderData
 	return (
 		<section>
 			<h1>Activity</h1>
@@ -50,7 +51,7 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
 					</tbody>
 				</table>
 			)}
-			<Pager page={page} pages={pages} summary={`${total} entries`} labels={['Newer', 'Older']} always />
+			<KeysetPager newer={newer} older={older} summary={`${total} entries`} />
 		</section>
 	)
 }

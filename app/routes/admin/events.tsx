@@ -3,16 +3,17 @@ import { z } from 'zod'
 import type { Route } from './+types/events'
 import { requireAdmin } from '../../auth/guards.server'
 import { adminRepositoriesFor } from '../../repositories.server'
-import { domainFailure, formSchema, pageParam, parseForm, recordId } from '../../security/form.server'
+import { TIME_CURSOR } from '../../data/keyset'
+import { cursorParam, domainFailure, formSchema, parseForm, recordId } from '../../security/form.server'
 import { EventResult } from '../../ui/event-result'
-import { Pager } from '../../ui/pager'
+import { KeysetPager } from '../../ui/pager'
 import { redirectWithFlash } from '../../security/flash.server'
 
 export const meta = () => [{ title: 'Events · Store Admin' }]
 
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
-	const result = await adminRepositoriesFor(admin).events.page({ page: pageParam(args.request) })
+	const result = await adminRepositoriesFor(admin).events.page({ cursor: cursorParam(args.request, TIME_CURSOR) })
 	return {
 		...result,
 		events: result.events.map((e) => ({ ...e, occurredAt: e.occurredAt.toISOString(), receivedAt: e.receivedAt.toISOString() })),
@@ -37,7 +38,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Events({ loaderData }: Route.ComponentProps) {
-	const { events, connections, page, pages, total } = loaderData
+	const { events, connections, newer, older, total } = loaderData
 	return (
 		<section>
 			<h1>Events</h1>
@@ -121,7 +122,7 @@ export default function Events({ loaderData }: Route.ComponentProps) {
 					</tbody>
 				</table>
 			)}
-			<Pager page={page} pages={pages} summary={`${total} events`} labels={['Newer', 'Older']} always />
+			<KeysetPager newer={newer} older={older} summary={`${total} events`} />
 		</section>
 	)
 }
