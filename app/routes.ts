@@ -4,6 +4,7 @@ export default [
 	index('routes/store/home.tsx'),
 	route('products/:slug', 'routes/store/product.tsx'),
 	route('search', 'routes/store/search.tsx'),
+	route('collections', 'routes/store/collections.tsx'),
 	route('collections/:slug', 'routes/store/collection.tsx'),
 	route('cart', 'routes/store/cart.tsx'),
 	route('checkout', 'routes/store/checkout.tsx'),

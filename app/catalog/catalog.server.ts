@@ -11,6 +11,12 @@ export { PRODUCT_STATUSES, type ProductStatus } from './status'
 
 export const CATALOG_PAGE_SIZE = 12
 
+/** [R141] The home page links at most this many collections; the rest are a link away, on `/collections`. */
+export const HOME_COLLECTION_LINKS = 12
+
+/** [R141] Collections one page of `/collections` lists. */
+export const COLLECTIONS_PAGE_SIZE = 60
+
 /**
  * What a shopper sees of a Product on a card: never drafts, never archived ones, never another
  * Store's. No description: a card shows none, and a list would carry up to 2,000 characters a
@@ -45,6 +51,9 @@ function card({ variants, ...product }: StoredProduct): ShopperProduct {
 	return { ...product, stock: totalStock(variants), priceVaries: variants.some((variant) => variant.priceMinor !== product.priceMinor) }
 }
 type CollectionLink = { slug: string; title: string }
+/** [R141] The home page's first collections, and how many the Store has (more than shown means a link to all). */
+type HomeCollections = { links: CollectionLink[]; total: number }
+type CollectionsPage = { collections: CollectionLink[]; total: number; page: number; pages: number }
 type CollectionPage = CatalogPage & { collection: CollectionLink & { description: string } }
 
 /** The id breaks ties in the key's direction, so one index (Store, status, key, id) reads either way. */
@@ -55,14 +64,21 @@ const ORDER_BY = {
 	name: [{ title: 'asc' }, { id: 'asc' }],
 } as const satisfies Record<CatalogSort, unknown>
 
-const pagesOf = (total: number) => Math.max(1, Math.ceil(total / CATALOG_PAGE_SIZE))
+const pagesOf = (total: number, size = CATALOG_PAGE_SIZE) => Math.max(1, Math.ceil(total / size))
+
+/** The order Store Admin gives collections; the id only settles rows equal in both, so pages never overlap. */
+const COLLECTION_ORDER = [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }] as const
 
 /**
  * what shoppers see of the catalog is read on every catalog and product page and
  * changes only when a Product is written (admin edits, stock taken by a checkout or returned
  * by a cancel): kept in memory, and every write calls `forgetCatalog()` once it commits.
  */
-const shopperCatalog = sharedCache<CatalogPage | ShopperProductPage | CollectionLink[] | CollectionPage | null>({ topic: 'catalog', ttlMs: 30_000, max: 500 })
+const shopperCatalog = sharedCache<CatalogPage | ShopperProductPage | HomeCollections | CollectionsPage | CollectionPage | null>({
+	topic: 'catalog',
+	ttlMs: 30_000,
+	max: 500,
+})
 
 /**
  * Search results, on the same terms (forgotten with the catalog), in a cache of their own: a
@@ -86,15 +102,41 @@ export function catalogRepository(db: Db, viewer: Viewer) {
 			return shopperCatalog.get(`${viewer.storeId}\u0000page\u0000${sort}\u0000${page}`, () => readPage(page, sort)) as Promise<CatalogPage>
 		},
 
-		/** The Store's collections in the order Store Admin gave them, for the storefront's links. */
-		collections() {
-			return shopperCatalog.get(`${viewer.storeId}\u0000collections`, () =>
-				db.collection.findMany({
+		/**
+		 * [R141] The Store's first collections in the order Store Admin gave them, for the home
+		 * page's links: one row past the limit says whether there are more, and only then are they
+		 * counted, so the home page costs the same with 12 collections or 4,000.
+		 */
+		homeCollections() {
+			return shopperCatalog.get(`${viewer.storeId}\u0000collections\u0000home`, async () => {
+				const found = await db.collection.findMany({
 					where: { storeId: viewer.storeId },
-					orderBy: [{ position: 'asc' }, { createdAt: 'asc' }],
+					orderBy: [...COLLECTION_ORDER],
+					take: HOME_COLLECTION_LINKS + 1,
 					select: { slug: true, title: true },
-				}),
-			) as Promise<CollectionLink[]>
+				})
+				const links = found.slice(0, HOME_COLLECTION_LINKS)
+				const total = found.length > links.length ? await db.collection.count({ where: { storeId: viewer.storeId } }) : links.length
+				return { links, total }
+			}) as Promise<HomeCollections>
+		},
+
+		/** [R141] One page of every collection of the Store, in the order Store Admin gave them; a page past the end is empty. */
+		collectionsPage({ page = 1 }: { page?: number } = {}) {
+			return shopperCatalog.get(`${viewer.storeId}\u0000collections\u0000page\u0000${page}`, async () => {
+				const where = { storeId: viewer.storeId }
+				const [collections, total] = await Promise.all([
+					db.collection.findMany({
+						where,
+						orderBy: [...COLLECTION_ORDER],
+						skip: (page - 1) * COLLECTIONS_PAGE_SIZE,
+						take: COLLECTIONS_PAGE_SIZE,
+						select: { slug: true, title: true },
+					}),
+					db.collection.count({ where }),
+				])
+				return { collections, total, page, pages: pagesOf(total, COLLECTIONS_PAGE_SIZE) }
+			}) as Promise<CollectionsPage>
 		},
 
 		/** [R111] One collection's active Products in its order; null for a slug no collection has. */

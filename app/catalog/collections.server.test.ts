@@ -59,7 +59,7 @@ describe.each(PROVIDERS)('collections on %s', (provider) => {
 		expect(await order()).toEqual([made[0]!.id, made[2]!.id, made[1]!.id])
 		await collections().move(made[0]!.id, 'up')
 		expect(await order()).toEqual([made[0]!.id, made[2]!.id, made[1]!.id])
-		const shopperTitles = (await catalogRepository(t.db, shopper).collections()).map((c) => c.title)
+		const shopperTitles = (await catalogRepository(t.db, shopper).collectionsPage()).collections.map((c) => c.title)
 		expect(shopperTitles.filter((title) => ['First', 'Second', 'Third'].includes(title))).toEqual(['First', 'Third', 'Second'])
 	})
 

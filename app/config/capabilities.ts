@@ -256,7 +256,7 @@ export const CAPABILITIES: readonly Capability[] = [
 	{
 		id: 'catalog-search',
 		title: 'Catalog search, sorting, collections, product galleries, variants and stock labels',
-		rules: ['R110', 'R111', 'R112', 'R121'],
+		rules: ['R110', 'R111', 'R112', 'R121', 'R141'],
 		maturity: 'experimental',
 		offered: true,
 		proof: [
@@ -266,6 +266,7 @@ export const CAPABILITIES: readonly Capability[] = [
 				'follows every edit: a new name is found, the old one no longer, a deleted product never [R110]',
 			),
 			...proof('app/catalog/collections.server.test.ts', "refuses another Store's product or collection and a slug already taken, changing nothing [R111]"),
+			...proof('app/catalog/collection-index.server.test.ts', 'the home page reads at most 13 collection rows, however many the Store has [R141]'),
 			...proof(
 				'app/catalog/product-images.server.test.ts',
 				"refuses another Store's upload or product, an image not on the product and more than the limit, changing nothing [R112]",

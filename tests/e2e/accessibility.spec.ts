@@ -15,6 +15,7 @@ const STOREFRONT = [
 	'/products/canvas-tote',
 	'/products/wool-socks',
 	'/search?q=mug',
+	'/collections',
 	'/cart',
 	'/checkout',
 	'/newsletter',

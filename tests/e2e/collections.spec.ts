@@ -1,10 +1,11 @@
 /**
  * Collections as an owner makes them and shoppers find them: Store Admin creates one, fills it
- * with demo products and orders them (with and without JavaScript); the home page links it and
- * `/collections/<slug>` shows its active products in that order.
+ * with demo products and orders them (with and without JavaScript); the home page links it (or,
+ * past its first 12, "All collections" does) and `/collections/<slug>` shows its active products
+ * in that order.
  */
 import { randomUUID } from 'node:crypto'
-import { type Browser } from '@playwright/test'
+import { type Browser, type Page } from '@playwright/test'
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expect, serverOrigin, signIn, submitSignInForm, test } from './support/fixtures.ts'
 
 async function asAdmin(browser: Browser, javaScriptEnabled: boolean) {
@@ -14,6 +15,20 @@ async function asAdmin(browser: Browser, javaScriptEnabled: boolean) {
 	await submitSignInForm(admin, ADMIN_EMAIL, ADMIN_PASSWORD)
 	await expect(admin).toHaveURL('/admin/collections')
 	return { admin, close: () => context.close() }
+}
+
+/**
+ * Opens a collection from the home page: its own link when it is among the first 12 there,
+ * else through "All collections" [R141]. Other specs of the run make collections too.
+ */
+async function openFromHome(page: Page, title: string) {
+	await page.goto('/')
+	const strip = page.getByRole('navigation', { name: 'Collections' })
+	if ((await strip.getByRole('link', { name: title, exact: true }).count()) === 0) {
+		await strip.getByRole('link', { name: /^All collections \(\d+\)$/ }).click()
+		await expect(page).toHaveURL('/collections')
+	}
+	await page.getByRole('link', { name: title, exact: true }).click()
 }
 
 for (const javaScriptEnabled of [true, false]) {
@@ -38,8 +53,7 @@ for (const javaScriptEnabled of [true, false]) {
 		await expect(admin.getByTestId('collection-product')).toHaveText([/Enamel camp mug/, /Field notebook/])
 		await close()
 
-		await page.goto('/')
-		await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: title }).click()
+		await openFromHome(page, title)
 		await expect(page).toHaveURL(`/collections/${slug}`)
 		await expect(page.getByRole('heading', { name: title })).toBeVisible()
 		await expect(page.locator('.product-card .product-title')).toHaveText(['Enamel camp mug', 'Field notebook'])
@@ -57,4 +71,47 @@ test('unknown collections are 404, and another id or a bad field changes nothing
 	expect(bad.status()).toBe(400)
 	const extra = await request.post('/admin/collections', { form: { title: 'x', slug: 'x', description: '', storeId: 'other' }, maxRedirects: 0 })
 	expect(extra.status()).toBe(400)
+})
+
+test('past 12 collections the home page links "All collections", which lists every one in order [R141]', async ({ browser, page, request }) => {
+	const { admin, close } = await asAdmin(browser, true)
+	const run = randomUUID().slice(0, 8)
+	const titles = Array.from({ length: 13 }, (_, index) => `Shelf ${run} ${String(index + 1).padStart(2, '0')}`)
+	for (const [index, title] of titles.entries()) {
+		const made = await admin.request.post('/admin/collections', {
+			form: { title, slug: `shelf-${run}-${index + 1}`, description: '' },
+			headers: { Origin: serverOrigin() },
+			maxRedirects: 0,
+		})
+		expect(made.status()).toBe(302)
+	}
+	await close()
+
+	await page.goto('/')
+	const strip = page.getByRole('navigation', { name: 'Collections' })
+	const all = strip.getByRole('link', { name: /^All collections \((\d+)\)$/ })
+	await expect(all).toHaveAttribute('href', '/collections')
+	const total = Number(/\((\d+)\)/.exec((await all.textContent()) ?? '')?.[1])
+	expect(total).toBeGreaterThanOrEqual(13)
+	// The first 12 and the one link to the rest.
+	await expect(strip.getByRole('link')).toHaveCount(13)
+	await all.click()
+	await expect(page).toHaveURL('/collections')
+	await expect(page.getByRole('heading', { name: 'Collections', level: 1 })).toBeVisible()
+	const listed = page.getByTestId('collection-index').getByRole('link')
+	await expect(listed).toHaveCount(Math.min(total, 60))
+	const shown = (await listed.allTextContents()).filter((text) => text.startsWith(`Shelf ${run}`))
+	expect(shown).toEqual(titles)
+	await listed.filter({ hasText: titles[12]! }).click()
+	await expect(page).toHaveURL(`/collections/shelf-${run}-13`)
+
+	// A forged page is the first one; a page past the end is empty, not an error.
+	const forged = await request.get(`${serverOrigin()}/collections?page=abc`)
+	expect(forged.status()).toBe(200)
+	expect(await forged.text()).toContain(`Shelf ${run} 01`)
+	const late = await request.get(`${serverOrigin()}/collections?page=999`)
+	expect(late.status()).toBe(200)
+	const lateHtml = await late.text()
+	expect(lateHtml).toContain('data-testid="collections-empty"')
+	expect(lateHtml).not.toContain(`Shelf ${run}`)
 })

@@ -258,6 +258,7 @@ const PAGES: ReadonlyArray<[string, string]> = [
 	['/', PAGE],
 	['/products/any-product', FORM],
 	['/search', PAGE],
+	['/collections', PAGE],
 	['/collections/any-collection', PAGE],
 	['/cart', FORM],
 	['/checkout', FORM],

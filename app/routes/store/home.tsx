@@ -18,7 +18,7 @@ export async function loader(args: Route.LoaderArgs) {
 	const viewer = await getViewer(args)
 	const sort = sortFrom(new URL(args.request.url).searchParams.get('sort'), CATALOG_SORTS)
 	const catalog = repositoriesFor(viewer).catalog
-	const [found, collections] = await Promise.all([catalog.page({ page: pageParam(args.request), sort }), catalog.collections()])
+	const [found, collections] = await Promise.all([catalog.page({ page: pageParam(args.request), sort }), catalog.homeCollections()])
 	return { sort, collections, ...found }
 }
 
@@ -28,14 +28,19 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 	return (
 		<section>
 			<h1>{root?.storeName}</h1>
-			{collections.length > 0 ? (
+			{collections.links.length > 0 ? (
 				<nav aria-label="Collections">
 					<ul className="collection-links">
-						{collections.map((collection) => (
+						{collections.links.map((collection) => (
 							<li key={collection.slug}>
 								<Link to={`/collections/${collection.slug}`}>{collection.title}</Link>
 							</li>
 						))}
+						{collections.total > collections.links.length ? (
+							<li>
+								<Link to="/collections">All collections ({collections.total})</Link>
+							</li>
+						) : null}
 					</ul>
 				</nav>
 			) : null}

@@ -18,6 +18,7 @@ export const ROUTE_CLASSES: Readonly<Record<string, Entry>> = {
 	'routes/store/product': { read: 'general', write: 'sensitive', form: true },
 	// Search reads the database on every request (nothing to cache): a page, like the catalog.
 	'routes/store/search': page,
+	'routes/store/collections': page,
 	'routes/store/collection': page,
 	'routes/store/cart': page,
 	// [R50] names these Sensitive: Checkout requests, Checkout sessions, payment intents, newsletter.
