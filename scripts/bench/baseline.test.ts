@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 
@@ -47,4 +48,17 @@ describe('the bench baseline is not handicapped', () => {
 		const routes = readdirSync(path.join(app, 'routes')).map((file) => readFileSync(path.join(app, 'routes', file), 'utf8'))
 		for (const source of routes) expect(source).not.toMatch(/new Intl\.|toLocaleString\(|JSON\.parse\(JSON\.stringify/)
 	})
+})
+
+describe('the bench baseline builds from a fresh clone', () => {
+	it("builds with React Router's own entry, its runtime read from its own package.json", () => {
+		// The store lists no @react-router/node of its own; the template does, and React Router's
+		// build picks its default server entry from the nearest package.json's dependencies.
+		const root = path.resolve(import.meta.dirname, 'baseline')
+		const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+		expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['@react-router/node', '@react-router/express', 'isbot']))
+		rmSync(path.join(root, 'build'), { recursive: true, force: true })
+		execFileSync('npx', ['react-router', 'build'], { cwd: root, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' } })
+		expect(existsSync(path.join(root, 'build/server/index.js'))).toBe(true)
+	}, 120_000)
 })
