@@ -135,12 +135,20 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 			})
 			if (!order) throw notFound('That order')
 			// What provider events said about it, held or conflicting ones included, so the operator can act.
-			const events = await db.providerEvent.findMany({
-				where: { storeId, OR: [{ orderId: order.id }, { otherOrderId: order.id }] },
-				orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
-				take: ORDER_EVENTS_SHOWN,
-				select: { id: true, providerEventId: true, type: true, outcome: true, summary: true, receivedAt: true, connection: { select: { handle: true } } },
-			})
+			// Those naming it, then those naming it as the other Order of a conflict: each read newest
+			// first from its own index, then merged (one query with OR walked every event in time order).
+			const eventsNaming = (naming: { orderId: string } | { otherOrderId: string }) =>
+				db.providerEvent.findMany({
+					where: { storeId, ...naming },
+					orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+					take: ORDER_EVENTS_SHOWN,
+					select: { id: true, providerEventId: true, type: true, outcome: true, summary: true, receivedAt: true, connection: { select: { handle: true } } },
+				})
+			const events = (await Promise.all([eventsNaming({ orderId: order.id }), eventsNaming({ otherOrderId: order.id })]))
+				.flat()
+				.sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+				.filter((event, i, sorted) => i === 0 || event.id !== sorted[i - 1]!.id)
+				.slice(0, ORDER_EVENTS_SHOWN)
 			const { store, ...shown } = order
 			return { ...shown, events, timeline: await timelineOf({ ...order, locale: store.locale }) }
 		},
