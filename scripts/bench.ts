@@ -41,8 +41,8 @@ Builds the store and a bare React Router app (scripts/bench/baseline), then:
 - --scale (alone): the pages a real shop leans on (catalog sorts and a late page, a product,
   search, a collection, cart add, checkout; Store Admin's overview, Orders, an Order, customers,
   products, activity) on a store of 10,000 products, 100,000 Orders and 20,000 customers (or the
-  sizes given, or the SQLite database --scale-database names, filled by npm run seed:scale) and
-  on one of demo size, both served at once and measured page by page side by side for
+  sizes given, or the database --scale-database names, SQLite or PostgreSQL, filled by npm run
+  seed:scale) and on one of demo size on the same engine, both served at once and measured page by page side by side for
   --rounds (default 3); ends with a "scale:" line per page giving large ÷ demo for p50 and p99
   (the median of the rounds' ratios), and the server's peak RSS on each (scripts/bench/scale.ts).
 Prints figures; asserts nothing.`)

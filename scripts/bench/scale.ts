@@ -3,7 +3,8 @@
  * and on one of demo size served at once, side by side page by page over rounds, with the ratio
  * (large ÷ demo) of each page's p50 and p99 and each server's peak memory. Both stores come from the same generator
  * (scripts/lib/scale-seed.ts); the large one is `--scale-database URL` (filled beforehand with
- * `npm run seed:scale`) or seeded here in a temporary folder.
+ * `npm run seed:scale`, SQLite or PostgreSQL, the demo store then on the same engine) or seeded
+ * here in a temporary folder.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -12,7 +13,9 @@ import { join } from 'node:path'
 import { createDb } from '../../app/data/db.server'
 import { COMMON_WORD, RARE_WORD } from '../lib/scale-rows'
 import { cookieHeader } from '../../tests/helpers/http'
+import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
 import { checkoutRow } from './checkout'
+import autocannon from 'autocannon'
 import { benchAdmin, measure, postForm, type Row, sampleRss, startStore } from './servers'
 
 export type ScaleOptions = {
@@ -23,16 +26,27 @@ export type ScaleOptions = {
 	size: { products: number; orders: number; customers: number }
 }
 type Page = { title: string; path: string; method?: 'POST'; admin?: boolean; body?: string }
-type Measured = { page: string; p50: number; p99: number; ok: number }
+type Measured = { page: string; p50: number; p99: number; ok: number; kb?: number }
 
-/** A store of `size` in a new SQLite file (its folder is removed by `cleanUp`). */
-function seeded(size: ScaleOptions['size']) {
+/**
+ * A store of `size` in a new database of the engine asked for: a SQLite file, or a PostgreSQL
+ * database on the local server (tests/helpers/postgres.ts); `cleanUp` removes either.
+ */
+async function seeded(size: ScaleOptions['size'], engine: 'sqlite' | 'postgresql' = 'sqlite') {
 	const dir = mkdtempSync(join(tmpdir(), 'store-scale-'))
-	const url = `file:${join(dir, 'store.db')}`
+	const database = engine === 'postgresql' ? await createTestDatabase('store_scale') : null
+	const url = database?.url ?? `file:${join(dir, 'store.db')}`
 	const args = ['run', 'seed:scale', '--', '--products', String(size.products), '--orders', String(size.orders), '--customers', String(size.customers)]
 	const run = spawnSync('npm', args, { env: { ...process.env, DATABASE_URL: url, UPLOAD_DIR: join(dir, 'uploads') }, stdio: ['ignore', 'inherit', 'inherit'] })
-	if (run.status !== 0) throw new Error(`seed:scale failed for ${JSON.stringify(size)}`)
-	return { url, cleanUp: () => rmSync(dir, { recursive: true, force: true }) }
+	const cleanUp = async () => {
+		rmSync(dir, { recursive: true, force: true })
+		if (database) await dropTestDatabase(database.name)
+	}
+	if (run.status !== 0) {
+		await cleanUp()
+		throw new Error(`seed:scale failed for ${JSON.stringify(size)}`)
+	}
+	return { url, cleanUp }
 }
 
 /** What each page is asked for on this store: the same pages, this store's own rows. */
@@ -98,7 +112,7 @@ async function openStore(url: string) {
 		const options = { url: `${base}${page.path}`, method: page.method ?? ('GET' as const), headers, body: page.body, connections, duration: seconds }
 		// A short warm-up run first (JIT, caches, connections), as every bench row has.
 		await measure(page.title, { ...options, duration: 1 })
-		return shown(await measure(page.title, options))
+		return measureFine(page.title, options)
 	}
 	return { server, rss, pages, slug, admin, measurePage }
 }
@@ -157,6 +171,34 @@ async function exportAllOrders(base: string, cookie: string) {
 	return { seconds: Math.round((performance.now() - started) / 100) / 10, lines, mb: Math.round(bytes / 1e5) / 10 }
 }
 
+/**
+ * A page measured as `measure` does, each response's time kept to the microsecond from
+ * autocannon's `response` event: its own percentiles are whole milliseconds, and at 2–4 ms a
+ * page a ratio of 1.33 or 2 is one millisecond of rounding. Also the page's size in KB, so a
+ * ratio between pages of unequal size (6 cards against 12, 1 row against 20) is seen as such.
+ */
+async function measureFine(title: string, options: autocannon.Options): Promise<Measured> {
+	const times: number[] = []
+	let bytes = 0
+	const result = await new Promise<autocannon.Result>((resolve, reject) => {
+		const run = autocannon(options, (error: unknown, done: autocannon.Result) => (error ? reject(error) : resolve(done)))
+		run.on('response', (_client, _status, resBytes, ms) => {
+			times.push(ms)
+			bytes += resBytes
+		})
+	})
+	times.sort((a, b) => a - b)
+	const at = (q: number) => Math.round((times[Math.min(times.length - 1, Math.floor(times.length * q))] ?? Number.NaN) * 100) / 100
+	const ok = result['2xx'] + result['3xx']
+	return {
+		page: title,
+		p50: at(0.5),
+		p99: at(0.99),
+		ok: Math.round((ok / Math.max(1, ok + result['4xx'] + result['5xx'] + result.errors)) * 1000) / 10,
+		kb: Math.round(bytes / Math.max(1, times.length) / 102.4) / 10,
+	}
+}
+
 const shown = (row: Row, page = row.route): Measured => ({ page, p50: row['p50 ms'], p99: row['p99 ms'], ok: row['ok %'] })
 
 const median = (values: number[]) => {
@@ -168,9 +210,11 @@ const ratio = (a: number, b: number) => a / Math.max(0.01, b)
 const rounded = (value: number) => Math.round(value * 100) / 100
 
 export async function benchScale(options: ScaleOptions) {
-	console.log('seeding the demo-size store (6 products, 20 Orders, 5 customers)…')
-	const demo = seeded({ products: 6, orders: 20, customers: 5 })
-	const large = options.database ? { url: options.database, cleanUp: () => {} } : seeded(options.size)
+	// Both stores on one engine: the large store's, or SQLite when the bench seeds it.
+	const engine = options.database && /^postgres(?:ql)?:/.test(options.database) ? 'postgresql' : 'sqlite'
+	console.log(`seeding the demo-size store (6 products, 20 Orders, 5 customers) on ${engine}…`)
+	const demo = await seeded({ products: 6, orders: 20, customers: 5 }, engine)
+	const large = options.database ? { url: options.database, cleanUp: async () => {} } : await seeded(options.size)
 	try {
 		const run = await measureSideBySide(demo.url, large.url, options)
 		const pairsOf = (i: number) => run.rounds.map((pairs) => pairs[i]!)
@@ -185,6 +229,7 @@ export async function benchScale(options: ScaleOptions) {
 				'p50 ×': rounded(median(pairs.map((pair) => ratio(pair.large.p50, pair.demo.p50)))),
 				'p99 ×': rounded(median(pairs.map((pair) => ratio(pair.large.p99, pair.demo.p99)))),
 				'p50 × by round': pairs.map((pair) => rounded(ratio(pair.large.p50, pair.demo.p50))).join(' '),
+				'KB demo / large': `${pairs[0]!.demo.kb} / ${pairs[0]!.large.kb}`,
 				'ok %': Math.min(...pairs.map((pair) => pair.large.ok)),
 			}
 		})
@@ -198,6 +243,7 @@ export async function benchScale(options: ScaleOptions) {
 			'p50 ×': rounded(ratio(largeCheckout.p50, demoCheckout.p50)),
 			'p99 ×': rounded(ratio(largeCheckout.p99, demoCheckout.p99)),
 			'p50 × by round': 'one run',
+			'KB demo / large': '—',
 			'ok %': largeCheckout.ok,
 		})
 		console.log(
@@ -212,7 +258,7 @@ export async function benchScale(options: ScaleOptions) {
 		)
 		console.log(`scale: server_alive_after demo=${run.alive[0]} large=${run.alive[1]}`)
 	} finally {
-		demo.cleanUp()
-		large.cleanUp()
+		await demo.cleanUp()
+		await large.cleanUp()
 	}
 }
