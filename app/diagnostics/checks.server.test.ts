@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEV_FALLBACK_AUTH_SECRET } from '../config/secret-policy'
-import { authSecretCheck, configOf, EXAMPLE_AUTH_SECRET, publicUrlCheck, unreadVariableChecks } from './checks.server'
+import { PROVIDERS, openPrivateTestDatabase } from '../../tests/helpers/databases'
+import { hashPassword } from '../auth/password-hashing.server'
+import { DEFAULT_ADMIN_PASSWORD } from '../auth/seed-admin.server'
+import { authSecretCheck, configOf, EXAMPLE_AUTH_SECRET, publicUrlCheck, seededAdminChecks, unreadVariableChecks } from './checks.server'
 
 const strong = () => randomBytes(32).toString('base64')
 
@@ -59,5 +62,33 @@ describe('the pre-exposure checklist [R80]', () => {
 		expect(refusal?.status).toBe('fail')
 		expect(refusal?.found).toContain('Refusing to start')
 		expect(config.databaseProvider).toBe('sqlite')
+	})
+})
+
+describe.each(PROVIDERS)('the checklist’s admin lookup, on %s [R23]', (provider) => {
+	let t: Awaited<ReturnType<typeof openPrivateTestDatabase>>
+	beforeAll(async () => {
+		t = await openPrivateTestDatabase(provider)
+	})
+	afterAll(() => t?.close())
+
+	const account = async (email: string, role: string, password: string) => {
+		const id = randomBytes(12).toString('hex')
+		await t.db.user.create({ data: { id, name: email, email, role, storeId: t.storeId, emailVerified: true } })
+		await t.db.account.create({ data: { id: `acc-${id}`, userId: id, accountId: id, providerId: 'credential', password: await hashPassword(password) } })
+	}
+
+	it('finds every admin on the published password, whatever else its role string holds, and no customer', async () => {
+		await account('plain-admin@example.com', 'admin', DEFAULT_ADMIN_PASSWORD)
+		await account('two-roles@example.com', 'user,admin', DEFAULT_ADMIN_PASSWORD)
+		await account('support-admin@example.com', 'admin,support', DEFAULT_ADMIN_PASSWORD)
+		await account('customer@example.com', 'user', DEFAULT_ADMIN_PASSWORD)
+		await account('support@example.com', 'support', DEFAULT_ADMIN_PASSWORD)
+		await account('own-admin@example.com', 'admin', `own-${randomBytes(8).toString('hex')}`)
+		const [password] = await seededAdminChecks(t.db)
+		expect(password!.status).toBe('fail')
+		for (const admin of ['plain-admin@example.com', 'two-roles@example.com', 'support-admin@example.com']) expect(password!.found).toContain(admin)
+		for (const other of ['customer@example.com', 'support@example.com', 'own-admin@example.com']) expect(password!.found).not.toContain(other)
+		expect(password!.found).toMatch(/^3 admin accounts/)
 	})
 })
