@@ -364,7 +364,7 @@ test('no secret reaches the browser build, a response or the log, and the log is
 		const collectionPage = created.headers().location ?? ''
 		expect(collectionPage).toMatch(/^\/admin\/collections\/[A-Za-z0-9_-]+$/)
 		await crawl(admin, [collectionPage])
-		await crawl(guest, [`/collections/${collectionSlug}`])
+		await crawl(guest, ['/collections', `/collections/${collectionSlug}`])
 		// An upload to the bucket that does not answer: refused, logged, nothing kept.
 		const upload = multipart([{ name: 'file', filename: 'canary.png', type: 'image/png', body: IMAGES.png }])
 		const refusedUpload = await send(admin, 'POST', '/api/upload', { headers: { 'content-type': upload.contentType, Origin: store.origin }, data: upload.body })
