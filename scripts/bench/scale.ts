@@ -16,7 +16,7 @@ import { cookieHeader } from '../../tests/helpers/http'
 import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
 import { checkoutRow } from './checkout'
 import autocannon from 'autocannon'
-import { benchAdmin, measure, postForm, type Row, sampleRss, startStore } from './servers'
+import { benchAdmin, measure, okPercent, postForm, type Row, sampleRss, startStore } from './servers'
 
 export type ScaleOptions = {
 	seconds: number
@@ -189,12 +189,11 @@ async function measureFine(title: string, options: autocannon.Options): Promise<
 	})
 	times.sort((a, b) => a - b)
 	const at = (q: number) => Math.round((times[Math.min(times.length - 1, Math.floor(times.length * q))] ?? Number.NaN) * 100) / 100
-	const ok = result['2xx'] + result['3xx']
 	return {
 		page: title,
 		p50: at(0.5),
 		p99: at(0.99),
-		ok: Math.round((ok / Math.max(1, ok + result['4xx'] + result['5xx'] + result.errors)) * 1000) / 10,
+		ok: okPercent(result),
 		kb: Math.round(bytes / Math.max(1, times.length) / 102.4) / 10,
 	}
 }

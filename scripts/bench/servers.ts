@@ -155,14 +155,19 @@ export type Row = { route: string; 'req/s': number; 'p50 ms': number; 'p99 ms': 
 
 export async function measure(title: string, options: autocannon.Options): Promise<Row> {
 	const result = await autocannon(options)
-	const ok = result['2xx'] + result['3xx']
 	return {
 		route: title,
 		'req/s': Math.round(result.requests.average),
 		'p50 ms': result.latency.p50,
 		'p99 ms': result.latency.p99,
-		'ok %': Math.round((ok / Math.max(1, ok + result['4xx'] + result['5xx'] + result.errors)) * 1000) / 10,
+		'ok %': okPercent(result),
 	}
+}
+
+/** The share of a run's requests answered 2xx or 3xx, to a tenth of a percent. */
+export function okPercent(result: autocannon.Result) {
+	const ok = result['2xx'] + result['3xx']
+	return Math.round((ok / Math.max(1, ok + result['4xx'] + result['5xx'] + result.errors)) * 1000) / 10
 }
 
 /** Posts a form as the browser would and returns the session cookies of its redirect. */
