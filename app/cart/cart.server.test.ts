@@ -45,4 +45,23 @@ describe.each(PROVIDERS)('a cart’s count in the header, and its lines, on %s [
 		expect(count).toBe(2)
 		expect((await cart.summary()).lines.map((line) => line.product.id)).toEqual([first.id, later.id])
 	})
+
+	it('adds every one of several adds at the same moment to one new cart, none failing [R143]', async () => {
+		const product = await createProduct(t.db, t.storeId, { stock: 50 })
+		const guest = newGuest(t.storeId)
+		const adds = await Promise.allSettled(Array.from({ length: 6 }, () => cartRepository(t.db, guest).add({ productId: product.id, quantity: 2 })))
+		expect(adds.filter((add) => add.status === 'rejected')).toEqual([])
+		const lines = await t.db.cartLine.findMany({ where: { cart: { storeId: t.storeId, guestId: guest.guestId } }, select: { quantity: true } })
+		expect(lines).toEqual([{ quantity: 12 }])
+	})
+
+	it('lets adds at the same moment take the stock once, refusing the rest with a 409 [R143]', async () => {
+		const product = await createProduct(t.db, t.storeId, { stock: 3 })
+		const guest = newGuest(t.storeId)
+		const adds = await Promise.allSettled(Array.from({ length: 6 }, () => cartRepository(t.db, guest).add({ productId: product.id, quantity: 1 })))
+		expect(adds.filter((add) => add.status === 'fulfilled')).toHaveLength(3)
+		for (const add of adds) if (add.status === 'rejected') expect(add.reason).toMatchObject({ status: 409 })
+		const lines = await t.db.cartLine.findMany({ where: { cart: { storeId: t.storeId, guestId: guest.guestId } }, select: { quantity: true } })
+		expect(lines).toEqual([{ quantity: 3 }])
+	})
 })

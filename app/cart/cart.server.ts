@@ -1,6 +1,7 @@
 import type { Db } from '../data/db.server'
 import { sharedCache } from '../data/shared-cache.server'
 import type { Viewer } from '../data/viewer'
+import { isUniqueViolation } from '../data/unique-violation'
 import { DomainError, notFound } from '../errors.server'
 
 import { MAX_LINE_QUANTITY, ORDER_LIMIT_MESSAGE, withinOrderLimit } from '../rules/limits'
@@ -8,6 +9,9 @@ import { lineName } from '../rules/variants'
 import type { StoreScope } from '../data/scope'
 
 export { MAX_LINE_QUANTITY }
+
+/** How many times an add reads the cart again after another add changed it first. */
+const ADD_ATTEMPTS = 8
 
 type Owner = { userId: string } | { guestId: string }
 
@@ -99,6 +103,21 @@ export function cartRepository(db: Db, viewer: Viewer) {
 		if (!withinOrderLimit(subtotal)) throw new DomainError(409, ORDER_LIMIT_MESSAGE, 'quantity')
 	}
 
+	/** Whether the line was written as read: false when another add changed or created it first. */
+	const writeLine = async (cartId: string, variant: { id: string; productId: string }, existing: { id: string; quantity: number } | undefined, total: number) => {
+		if (existing) {
+			const { count } = await db.cartLine.updateMany({ where: { id: existing.id, quantity: existing.quantity }, data: { quantity: total } })
+			return count === 1
+		}
+		try {
+			await db.cartLine.create({ data: { cartId, productId: variant.productId, variantId: variant.id, quantity: total } })
+			return true
+		} catch (error) {
+			if (isUniqueViolation(error)) return false
+			throw error
+		}
+	}
+
 	const ownLine = async (lineId: string) => {
 		const line = await db.cartLine.findFirst({
 			where: { id: lineId, cart: cartWhere },
@@ -140,13 +159,18 @@ export function cartRepository(db: Db, viewer: Viewer) {
 		async add({ productId, variantId, quantity }: { productId: string; variantId?: string; quantity: number }) {
 			const variant = await activeVariant(productId, variantId)
 			const cart = await ensureCart()
-			const lines = await pricedLines(cart.id)
-			const existing = lines.find((line) => line.variantId === variant.id)
-			const total = (existing?.quantity ?? 0) + quantity
-			checkQuantity(total, variant.stock, variant.name)
-			checkOrderLimit(lines, { variantId: variant.id, quantity: total, priceMinor: variant.priceMinor })
-			if (existing) await db.cartLine.update({ where: { id: existing.id }, data: { quantity: total } })
-			else await db.cartLine.create({ data: { cartId: cart.id, productId: variant.productId, variantId: variant.id, quantity } })
+			// [R143] Adds at the same moment (a double click, two tabs) end as they would one after
+			// another: a line is written only as it was read (compare-and-set), and a line another add
+			// created first is read again, so no add is lost and none answers 500.
+			for (let attempt = 1; ; attempt++) {
+				const lines = await pricedLines(cart.id)
+				const existing = lines.find((line) => line.variantId === variant.id)
+				const total = (existing?.quantity ?? 0) + quantity
+				checkQuantity(total, variant.stock, variant.name)
+				checkOrderLimit(lines, { variantId: variant.id, quantity: total, priceMinor: variant.priceMinor })
+				if (await writeLine(cart.id, variant, existing, total)) break
+				if (attempt === ADD_ATTEMPTS) throw new DomainError(409, 'Your cart changed while adding this. Try again.', 'quantity')
+			}
 			forgetCartCount(viewer)
 			return { title: variant.name }
 		},
