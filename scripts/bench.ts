@@ -20,7 +20,7 @@ import { benchUploads } from './bench/uploads'
 
 if (process.argv.includes('--help')) {
 	console.log(`Usage: npm run bench [-- --seconds N --connections N --rounds N --load-seconds N --budget | --features | --redis-faults | --overload --no-build]
-       npm run bench -- --scale [--scale-database URL | --products N --orders N --customers N] [--seconds N --connections N --rounds N --no-build]
+       npm run bench -- --scale [--scale-database URL | --products N --orders N --customers N] [--only WORD,…] [--seconds N --connections N --rounds N --no-build]
 
 Builds the store and a bare React Router app (scripts/bench/baseline), then:
 - features (skip with --budget): the built server on a fresh SQLite database: the home
@@ -45,6 +45,7 @@ Builds the store and a bare React Router app (scripts/bench/baseline), then:
   seed:scale) and on one of demo size on the same engine, both served at once and measured page by page side by side for
   --rounds (default 3); ends with a "scale:" line per page giving large ÷ demo for p50 and p99
   (the median of the rounds' ratios), and the server's peak RSS on each (scripts/bench/scale.ts).
+  --only customers,overview measures just the pages whose title holds one of those words.
 Prints figures; asserts nothing.`)
 	process.exit(0)
 }
@@ -70,7 +71,9 @@ let base = ''
 
 if (process.argv.includes('--scale')) {
 	const named = process.argv.indexOf('--scale-database')
+	const only = process.argv.indexOf('--only')
 	await benchScale({
+		only: only > 0 ? process.argv[only + 1]?.split(',') : undefined,
 		seconds,
 		connections,
 		rounds: arg('rounds', 3),

@@ -5,6 +5,11 @@ import { notFound } from '../errors.server'
 import { fts5Query, searchTerms, tsQuery } from '../rules/search-terms'
 
 export const CUSTOMERS_PAGE_SIZE = 20
+/**
+ * How many accounts a customer search counts and lists at most (50 pages): past it the admin is
+ * told there are more and asked for another word, so a common word never costs every match.
+ */
+export const SEARCH_COUNT_CAP = 1000
 /** The most recent Orders a customer's page lists. */
 const ORDERS_SHOWN = 50
 
@@ -14,30 +19,43 @@ type Totals = { orders: number; spentMinor: number }
 const PG_CUSTOMER_WORDS = `to_tsvector('simple', u."name" || ' ' || translate(u."email", '.@+_-', '     '))`
 
 /**
- * [R115] The ids of one page of the Store's customers with every word of `terms` as a prefix of a
- * word of their name or email, newest first, and how many there are, from the search index
- * alone: SQLite's `customer_search` holds each customer's Store (its rowids follow the order
- * accounts were created in), PostgreSQL's GIN index finds the accounts and sorts only those. A
- * search costs the accounts it finds (a count of index entries on SQLite), never a pass over
- * every customer as a substring search would.
+ * [R115] One page of the Store's customers with every word of `terms` as a prefix of a
+ * word of their name or email, newest first, and how many there are up to SEARCH_COUNT_CAP, from
+ * the search index alone: SQLite's `customer_search` holds each customer's Store (its rowids
+ * follow the order accounts were created in) and an index of every word's first one to three
+ * letters, PostgreSQL's GIN index finds the accounts and sorts only those. Neither the count nor
+ * a page reads past the cap, so a common word costs the same in a store of any size, and never a
+ * pass over every customer as a substring search would.
  */
-async function searchCustomerIds(db: Db, storeId: string, { terms, skip, take }: { terms: string[]; skip: number; take: number }) {
+async function searchCustomers(db: Db, storeId: string, { terms, skip, take }: { terms: string[]; skip: number; take: number }) {
 	const page = `LIMIT ${Number(take)} OFFSET ${Number(skip)}`
+	const upToCap = `LIMIT ${SEARCH_COUNT_CAP + 1}`
+	// The page's accounts in the same statement, by primary key, kept to this Store's customers here too.
+	const profile = `u."id", u."name", u."email", u."createdAt"`
+	const customer = `u."storeId" = ? AND u."role" = 'user'`
+	type Row = { id: string; name: string; email: string; createdAt: Date | string }
+	let rows: Row[]
+	let counted: Array<{ n: number | bigint }>
 	if (engineOf(db) === 'sqlite') {
 		const question = `scope : "${storeId.replaceAll('"', '""')}" AND {name email} : (${fts5Query(terms)})`
 		const match = `FROM "customer_search" WHERE "customer_search" MATCH ?`
-		const [rows, counted] = await Promise.all([
-			db.$queryRawUnsafe<Array<{ id: string }>>(`SELECT "userId" AS id ${match} ORDER BY rowid DESC ${page}`, question),
-			db.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS n ${match}`, question),
+		;[rows, counted] = await Promise.all([
+			db.$queryRawUnsafe<Row[]>(
+				`SELECT ${profile} FROM "customer_search" JOIN "users" u ON u."id" = "customer_search"."userId" WHERE "customer_search" MATCH ? AND ${customer} ORDER BY "customer_search".rowid DESC ${page}`,
+				question,
+				storeId,
+			),
+			db.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS n FROM (SELECT 1 ${match} ${upToCap})`, question),
 		])
-		return { ids: rows.map((row) => row.id), total: Number(counted[0]?.n ?? 0) }
+	} else {
+		const match = `FROM "users" u WHERE ${PG_CUSTOMER_WORDS} @@ to_tsquery('simple', $1) AND ${customer.replace('?', '$2')}`
+		;[rows, counted] = await Promise.all([
+			db.$queryRawUnsafe<Row[]>(`SELECT ${profile} ${match} ORDER BY u."createdAt" DESC, u."id" DESC ${page}`, tsQuery(terms), storeId),
+			db.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS n FROM (SELECT 1 ${match} ${upToCap}) AS found`, tsQuery(terms), storeId),
+		])
 	}
-	const match = `FROM "users" u WHERE ${PG_CUSTOMER_WORDS} @@ to_tsquery('simple', $1) AND u."storeId" = $2 AND u."role" = 'user'`
-	const [rows, counted] = await Promise.all([
-		db.$queryRawUnsafe<Array<{ id: string }>>(`SELECT u."id" AS id ${match} ORDER BY u."createdAt" DESC, u."id" DESC ${page}`, tsQuery(terms), storeId),
-		db.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS n ${match}`, tsQuery(terms), storeId),
-	])
-	return { ids: rows.map((row) => row.id), total: Number(counted[0]?.n ?? 0) }
+	// A raw read of SQLite gives the time as Prisma stored it (ISO text); PostgreSQL's is a Date.
+	return { users: rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) })), total: Number(counted[0]?.n ?? 0) }
 }
 
 /**
@@ -79,11 +97,9 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 	}
 
 	const searched = async (terms: string[], skip: number) => {
-		const { ids, total } = await searchCustomerIds(db, storeId, { terms, skip, take: CUSTOMERS_PAGE_SIZE })
-		// By primary key, in the order the search gave, and kept to this Store's customers here too.
-		const found = ids.length === 0 ? [] : await db.user.findMany({ where: { id: { in: ids } }, select: { ...profile, storeId: true, role: true } })
-		const byId = new Map(found.flatMap(({ storeId: store, role, ...user }) => (store === storeId && role === 'user' ? [[user.id, user] as const] : [])))
-		return { users: ids.flatMap((id) => byId.get(id) ?? []), total }
+		// A page past the cap is not read: it could only be reached by a hand-made address.
+		if (skip >= SEARCH_COUNT_CAP) return { users: [], total: (await searchCustomers(db, storeId, { terms, skip: 0, take: 0 })).total }
+		return searchCustomers(db, storeId, { terms, skip, take: CUSTOMERS_PAGE_SIZE })
 	}
 
 	return {
@@ -93,11 +109,15 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 			// A question without a word lists every customer, as no question does.
 			const { users, total } = terms.length > 0 ? await searched(terms, skip) : await listed(skip)
 			const totals = await totalsOf(users.map((user) => user.id))
+			// A search counts to the cap and one more: `more` says there are others past it.
+			const more = terms.length > 0 && total > SEARCH_COUNT_CAP
+			const shown = more ? SEARCH_COUNT_CAP : total
 			return {
 				customers: users.map((user) => ({ ...user, ...(totals.get(user.id) ?? { orders: 0, spentMinor: 0 }) })),
-				total,
+				total: shown,
+				more,
 				page,
-				pages: Math.max(1, Math.ceil(total / CUSTOMERS_PAGE_SIZE)),
+				pages: Math.max(1, Math.ceil(shown / CUSTOMERS_PAGE_SIZE)),
 			}
 		},
 

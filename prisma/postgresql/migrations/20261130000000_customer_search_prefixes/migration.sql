@@ -1,0 +1,2 @@
+-- Nothing to change here: the SQLite half of this migration gives the customer search an index of
+-- word prefixes, which the GIN index of PostgreSQL has had from the start.
