@@ -21,32 +21,63 @@ export function salesWindows(now: Date): SalesWindow[] {
 	]
 }
 
+/** The UTC day a time falls on, as `sales_days` keys it. */
+const dayKey = (time: Date) => time.toISOString().slice(0, 10)
+const midnightOf = (time: Date) => new Date(Date.UTC(time.getUTCFullYear(), time.getUTCMonth(), time.getUTCDate()))
+
 /**
  * [R114] What Store Admin's overview shows of the shop: sales (what was captured from Orders
  * paid in each window, less what has been refunded of them) and the Orders waiting for the
- * shop, each from an aggregate or a short list: never every Order loaded. The admin's Store only.
+ * shop, each from a kept row, an aggregate or a short list: never every Order loaded. The admin's Store only.
+ *
+ * [R139] A window's whole UTC days come from `sales_days` (a row a day, kept by triggers with
+ * every Order write); only its two part-days are summed from Orders, through the index on
+ * `paidAt` that holds the amounts: the one the window starts in (from its start to the next
+ * midnight) and today (from midnight to now), which all windows share. A month of sales reads
+ * 30 kept rows and two days of Orders, however many Orders the month had.
  */
 export function dashboardRepository(db: Db, admin: AdminViewer) {
 	const storeId = admin.storeId
 	const waiting = { id: true, number: true, email: true, currency: true, totalMinor: true, createdAt: true, paidAt: true } as const
+	type Sum = { orders: number; netMinor: number }
+
+	/** Orders paid in [from, to) (or [from, to] with `untilIncluded`), summed from the index. */
+	const paidBetween = async (from: Date, to: Date, untilIncluded = false): Promise<Sum> => {
+		if (from >= to && !(untilIncluded && from.getTime() === to.getTime())) return { orders: 0, netMinor: 0 }
+		const sum = await db.order.aggregate({
+			where: { storeId, paidAt: { gte: from, ...(untilIncluded ? { lte: to } : { lt: to }) } },
+			_sum: { capturedMinor: true, refundedMinor: true },
+			_count: { _all: true },
+		})
+		return { orders: sum._count._all, netMinor: (sum._sum.capturedMinor ?? 0) - (sum._sum.refundedMinor ?? 0) }
+	}
 
 	return {
 		async overview(now = new Date()) {
-			const sales = await Promise.all(
-				salesWindows(now).map(async (window) => {
-					const sum = await db.order.aggregate({
-						where: { storeId, paidAt: { gte: window.since, lte: now } },
-						_sum: { capturedMinor: true, refundedMinor: true },
-						_count: { _all: true },
-					})
-					return {
-						key: window.key,
-						label: window.label,
-						orders: sum._count._all,
-						netMinor: (sum._sum.capturedMinor ?? 0) - (sum._sum.refundedMinor ?? 0),
-					}
+			const today = midnightOf(now)
+			const windows = salesWindows(now)
+			// The whole days of the longest window before today, a kept row each.
+			const firstWholeDay = (since: Date) => (midnightOf(since).getTime() === since.getTime() ? since : new Date(midnightOf(since).getTime() + DAY_MS))
+			const earliest = windows.reduce((first, window) => (window.since < first ? window.since : first), today)
+			const [days, sinceMidnight, ...heads] = await Promise.all([
+				db.salesDay.findMany({
+					where: { storeId, day: { gte: dayKey(firstWholeDay(earliest)), lt: dayKey(today) } },
+					select: { day: true, orders: true, capturedMinor: true, refundedMinor: true },
 				}),
-			)
+				paidBetween(today, now, true),
+				...windows.map((window) => paidBetween(window.since, firstWholeDay(window.since) < today ? firstWholeDay(window.since) : today)),
+			])
+			const sales = windows.map((window, i) => {
+				const from = dayKey(firstWholeDay(window.since))
+				const whole = days.filter((day) => day.day >= from)
+				const head = heads[i]!
+				return {
+					key: window.key,
+					label: window.label,
+					orders: head.orders + sinceMidnight.orders + whole.reduce((sum, day) => sum + day.orders, 0),
+					netMinor: head.netMinor + sinceMidnight.netMinor + whole.reduce((sum, day) => sum + Number(day.capturedMinor - day.refundedMinor), 0),
+				}
+			})
 			// The counts are kept with every Order write (store_counts); the oldest are read in index
 			// order. Numbers are handed out in the order Orders are placed, so the smallest is the oldest.
 			const [counts, awaitingPaymentOldest, awaitingShippingOldest] = await Promise.all([
