@@ -110,6 +110,83 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 		expect(await customers.page({})).toMatchObject({ total: many + 1, more: false })
 	})
 
+	it('keeps each customer’s Orders and spending with every Order write, as a sum over their Orders gives [R115] [R139]', async () => {
+		const { id: storeId } = await anotherStore(t.db)
+		const { id: connectionId } = await t.db.connection.create({
+			data: { storeId, handle: 'offline', provider: 'offline', displayName: 'Bank' },
+			select: { id: true },
+		})
+		const people = await Promise.all(
+			['Kept One', 'Kept Two', 'Kept Three'].map((name, i) =>
+				t.db.user.create({ data: { id: randomUUID(), storeId, name, email: `kept${i}@example.com` }, select: { id: true } }),
+			),
+		)
+		const [one, two, three] = people.map((p) => p.id) as [string, string, string]
+		let number = 9000
+		const order = (userId: string | null, capturedMinor: number, refundedMinor = 0) =>
+			t.db.order.create({
+				data: {
+					storeId,
+					userId,
+					number: ++number,
+					tokenHash: randomUUID(),
+					email: 'k@example.com',
+					name: 'K',
+					addressLine1: '1',
+					city: 'C',
+					postalCode: '1',
+					country: 'GB',
+					currency: 'USD',
+					subtotalMinor: 5000,
+					totalMinor: 5000,
+					capturedMinor,
+					refundedMinor,
+					status: capturedMinor > 0 ? 'paid' : 'awaiting_payment',
+					connectionId,
+					idempotencyKey: randomUUID(),
+				},
+				select: { number: true },
+			})
+		const a = await order(one, 5000)
+		await order(one, 0)
+		const b = await order(two, 3000, 1000)
+		const c = await order(two, 2000)
+		await order(three, 4000)
+		await order(null, 9999)
+		// After the fact: a refund, an Order moved to another customer, one made a guest's, one deleted, a capture.
+		const at = (n: { number: number }) => ({ storeId_number: { storeId, number: n.number } })
+		await t.db.order.update({ where: at(a), data: { refundedMinor: 1500, status: 'partially_refunded' } })
+		await t.db.order.update({ where: at(c), data: { userId: one } })
+		await t.db.order.update({ where: at(b), data: { userId: null } })
+		await t.db.order.updateMany({ where: { storeId, userId: one, capturedMinor: 0 }, data: { capturedMinor: 5000, status: 'paid' } })
+		const gone = await order(three, 700)
+		await t.db.order.delete({ where: at(gone) })
+
+		const direct = async () => {
+			const groups = await t.db.order.groupBy({
+				by: ['userId'],
+				where: { storeId, userId: { not: null } },
+				_count: { _all: true },
+				_sum: { capturedMinor: true, refundedMinor: true },
+			})
+			return Object.fromEntries(groups.map((g) => [g.userId, { orders: g._count._all, spentMinor: (g._sum.capturedMinor ?? 0) - (g._sum.refundedMinor ?? 0) }]))
+		}
+		const shown = async () => {
+			const { customers } = await adminCustomersRepository(t.db, { ...admin, storeId }).page({})
+			return Object.fromEntries(customers.filter((c) => c.orders > 0).map((c) => [c.id, { orders: c.orders, spentMinor: c.spentMinor }]))
+		}
+		expect(await direct()).toEqual({ [one]: { orders: 3, spentMinor: 5000 - 1500 + 5000 + 2000 }, [three]: { orders: 1, spentMinor: 4000 } })
+		expect(await shown()).toEqual(await direct())
+		expect((await adminCustomersRepository(t.db, { ...admin, storeId }).get(one)).customer).toMatchObject({ orders: 3, spentMinor: 10_500 })
+		// Deleting an account makes its Orders a guest's and takes its row away.
+		await t.db.user.delete({ where: { id: one } })
+		expect(await t.db.customerTotal.count({ where: { storeId, userId: one } })).toBe(0)
+		expect(await shown()).toEqual(await direct())
+		expect(await t.db.customerTotal.findMany({ where: { storeId }, select: { userId: true, orders: true } })).toEqual(
+			expect.arrayContaining([{ userId: three, orders: 1 }]),
+		)
+	})
+
 	it("shows one customer with their Orders, and not an admin or another Store's account [R115]", async () => {
 		const customers = adminCustomersRepository(t.db, admin)
 		const { customer, orders } = await customers.get(ada)

@@ -61,8 +61,8 @@ async function searchCustomers(db: Db, storeId: string, { terms, skip, take }: {
 /**
  * [R115] Customers as Store Admin sees them: the accounts of its Store that are not admins,
  * read-only (no credential, session or factor is ever selected), with how many Orders each
- * placed and what they spent (captured less refunded), counted for a whole page in one grouped
- * query. Accounts are searched by the start of any word of the name or email, ignoring case
+ * placed and what they spent (captured less refunded), read for a whole page from the kept
+ * totals. Accounts are searched by the start of any word of the name or email, ignoring case
  * (`ada`, `lovelace`, `ada@example`), through an index on both engines; guest buyers, whose
  * emails are read from their Orders, by any part of the email.
  */
@@ -74,17 +74,14 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 	/** SQLite's LIKE ignores ASCII case already; PostgreSQL's needs the insensitive mode. */
 	const containing = (text: string) => (engineOf(db) === 'postgresql' ? { contains: text, mode: 'insensitive' } : { contains: text }) as { contains: string }
 
+	/** [R139] Kept with every Order write (customer_totals): a row a customer, however many Orders. */
 	const totalsOf = async (userIds: string[]): Promise<Map<string, Totals>> => {
 		if (userIds.length === 0) return new Map()
-		const groups = await db.order.groupBy({
-			by: ['userId'],
+		const rows = await db.customerTotal.findMany({
 			where: { storeId, userId: { in: userIds } },
-			_count: { _all: true },
-			_sum: { capturedMinor: true, refundedMinor: true },
+			select: { userId: true, orders: true, capturedMinor: true, refundedMinor: true },
 		})
-		return new Map(
-			groups.map((group) => [group.userId ?? '', { orders: group._count._all, spentMinor: (group._sum.capturedMinor ?? 0) - (group._sum.refundedMinor ?? 0) }]),
-		)
+		return new Map(rows.map((row) => [row.userId, { orders: row.orders, spentMinor: Number(row.capturedMinor - row.refundedMinor) }]))
 	}
 
 	/** Every customer, newest first; the number of them read from the kept count (store_counts). */

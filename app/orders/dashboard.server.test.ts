@@ -99,7 +99,19 @@ describe.each(PROVIDERS)("Store Admin's overview on %s", (provider) => {
 		const viewer = { ...admin, storeId }
 		const at = (iso: string) => new Date(iso)
 		// Times on and around midnights and the windows' edges, paid and not.
-		const times = ['2026-11-24T00:00:00.000Z', '2026-11-23T23:59:59.999Z', '2026-11-17T15:00:00.000Z', '2026-11-17T14:59:59.999Z', '2026-11-18T00:00:00.000Z', '2026-10-25T15:00:00.000Z', '2026-10-25T14:00:00.000Z', '2026-11-24T14:59:59.000Z', '2026-11-24T15:00:00.000Z', '2026-11-24T15:00:00.001Z', '2026-11-01T08:00:00.000Z']
+		const times = [
+			'2026-11-24T00:00:00.000Z',
+			'2026-11-23T23:59:59.999Z',
+			'2026-11-17T15:00:00.000Z',
+			'2026-11-17T14:59:59.999Z',
+			'2026-11-18T00:00:00.000Z',
+			'2026-10-25T15:00:00.000Z',
+			'2026-10-25T14:00:00.000Z',
+			'2026-11-24T14:59:59.000Z',
+			'2026-11-24T15:00:00.000Z',
+			'2026-11-24T15:00:00.001Z',
+			'2026-11-01T08:00:00.000Z',
+		]
 		const made = []
 		for (const [i, time] of times.entries()) made.push(await order({ status: 'paid', totalMinor: 1000 + i, paidAt: at(time), storeId }))
 		await order({ status: 'awaiting_payment', totalMinor: 777, storeId })
@@ -108,7 +120,10 @@ describe.each(PROVIDERS)("Store Admin's overview on %s", (provider) => {
 		await t.db.order.update({ where: { storeId_number: { storeId, number: made[10]!.number } }, data: { paidAt: at('2026-11-20T10:00:00.000Z') } })
 		await t.db.order.update({ where: { storeId_number: { storeId, number: made[4]!.number } }, data: { capturedMinor: 50 } })
 		await t.db.order.delete({ where: { storeId_number: { storeId, number: made[5]!.number } } })
-		await t.db.order.updateMany({ where: { storeId, status: 'awaiting_payment' }, data: { status: 'paid', paidAt: at('2026-11-19T12:00:00.000Z'), capturedMinor: 777 } })
+		await t.db.order.updateMany({
+			where: { storeId, status: 'awaiting_payment' },
+			data: { status: 'paid', paidAt: at('2026-11-19T12:00:00.000Z'), capturedMinor: 777 },
+		})
 
 		// The kept rows are what a GROUP BY of every Order gives.
 		const orders = await t.db.order.findMany({ where: { storeId, paidAt: { not: null } }, select: { paidAt: true, capturedMinor: true, refundedMinor: true } })
@@ -116,9 +131,16 @@ describe.each(PROVIDERS)("Store Admin's overview on %s", (provider) => {
 		for (const o of orders) {
 			const day = o.paidAt!.toISOString().slice(0, 10)
 			const kept = expected.get(day) ?? { orders: 0, capturedMinor: 0n, refundedMinor: 0n }
-			expected.set(day, { orders: kept.orders + 1, capturedMinor: kept.capturedMinor + BigInt(o.capturedMinor), refundedMinor: kept.refundedMinor + BigInt(o.refundedMinor) })
+			expected.set(day, {
+				orders: kept.orders + 1,
+				capturedMinor: kept.capturedMinor + BigInt(o.capturedMinor),
+				refundedMinor: kept.refundedMinor + BigInt(o.refundedMinor),
+			})
 		}
-		const kept = await t.db.salesDay.findMany({ where: { storeId, orders: { gt: 0 } }, select: { day: true, orders: true, capturedMinor: true, refundedMinor: true } })
+		const kept = await t.db.salesDay.findMany({
+			where: { storeId, orders: { gt: 0 } },
+			select: { day: true, orders: true, capturedMinor: true, refundedMinor: true },
+		})
 		expect(new Map(kept.map(({ day, ...sums }) => [day, sums]))).toEqual(expected)
 
 		// Each window, at several moments, is the sum over every Order paid in it.
@@ -130,7 +152,10 @@ describe.each(PROVIDERS)("Store Admin's overview on %s", (provider) => {
 				}),
 			)
 			const { sales } = await dashboardRepository(t.db, viewer).overview(now)
-			expect(sales.map(({ key, orders: count, netMinor }) => ({ key, orders: count, netMinor })), now.toISOString()).toEqual(direct)
+			expect(
+				sales.map(({ key, orders: count, netMinor }) => ({ key, orders: count, netMinor })),
+				now.toISOString(),
+			).toEqual(direct)
 		}
 	})
 
