@@ -231,9 +231,14 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 							const lines = order.lines.flatMap((line) => (line.variantId === null ? [] : [{ variantId: line.variantId, quantity: line.quantity }]))
 							for (const line of lines.sort((a, b) => (a.variantId < b.variantId ? -1 : 1))) await returnStock(tx, { storeId, ...line })
 						} else if (refund) {
+							// A refund of all that is left moves the status in the same write, so the Order's kept
+							// count, then its customer's and its day's sums are locked in the order every write
+							// takes them (a status first): two writers never wait on each other in a circle.
+							const whole = refund.amount === order.capturedMinor - order.refundedMinor
+							if (whole && !canTransition(order.status, 'refunded')) refuse('The order could not be marked refunded.')
 							const recorded = await tx.order.updateMany({
 								where: { id: order.id, storeId, status: order.status, refundedMinor: order.refundedMinor },
-								data: { refundedMinor: { increment: refund.amount } },
+								data: { refundedMinor: { increment: refund.amount }, ...(whole ? { status: 'refunded' } : {}) },
 							})
 							if (recorded.count !== 1) {
 								refuse(
@@ -243,8 +248,6 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 								)
 							}
 							await refundMail(tx, { storeId, id: order.id, email: order.email }, order.refundedMinor + refund.amount)
-							const left = order.capturedMinor - order.refundedMinor
-							if (refund.amount === left && !(await moved('refunded'))) refuse('The order could not be marked refunded.')
 						}
 						await auditEntry(tx, admin, {
 							action: `order.${action}`,

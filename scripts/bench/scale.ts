@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDb } from '../../app/data/db.server'
+import { ADMIN_ORDERS_PAGE_SIZE } from '../../app/orders/admin-orders.server'
 import { COMMON_WORD, RARE_WORD } from '../lib/scale-rows'
 import { cookieHeader } from '../../tests/helpers/http'
 import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
@@ -86,8 +87,9 @@ async function pagesOf(url: string): Promise<{ pages: Page[]; slug: string }> {
 			{ title: '/admin overview', path: '/admin', admin: true },
 			{ title: '/admin/orders', path: '/admin/orders', admin: true },
 			{ title: '/admin/orders?status=fulfilled', path: '/admin/orders?status=fulfilled', admin: true },
-			// Where 4,000 "Older" links lead on the large store: the page below the Order 80% of the way down.
-			{ title: '/admin/orders late page', path: `/admin/orders?before=${lastNumber + 1 - late(orders, 1)}`, admin: true },
+			// Where 4,000 "Older" links lead on the large store: the page below the Order 80% of the way
+			// down. A full page on both stores (the demo's 20 Orders all), so the ratio is of depth, not of rows.
+			{ title: '/admin/orders late page', path: `/admin/orders?before=${Math.max(lastNumber + 1 - late(orders, 1), 1001 + ADMIN_ORDERS_PAGE_SIZE)}`, admin: true },
 			{ title: '/admin/orders/:number', path: `/admin/orders/${lastNumber - Math.floor(orders / 2)}`, admin: true },
 			{ title: '/admin/customers', path: '/admin/customers', admin: true },
 			{ title: '/admin/customers?q=', path: '/admin/customers?q=ada', admin: true },

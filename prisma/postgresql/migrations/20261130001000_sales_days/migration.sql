@@ -1,9 +1,12 @@
 -- What a Store took on each UTC day, kept by triggers on "orders" in the transaction of every
 -- write, so no write path can forget it: the Orders paid that day (by "paidAt", kept in UTC),
--- what they captured and what has been refunded of them. The overview sums a window's whole days
+-- what they captured and what has been refunded of them. The overview sums the whole days of a window
 -- from here. A row is moved out of its old day before it is added to its new one. Sums are
 -- BIGINT, so a busy day cannot overflow them and refuse the payment that would. The driver
 -- adapter splits a migration at every semicolon, so the function writes its own as \x3B.
+-- The triggers run at commit (deferred constraint triggers): every writer takes these rows last,
+-- after the counts and the Orders it changed, and holds them only while it commits, so writers
+-- paying, refunding or placing Orders at once never wait on each other in a circle.
 CREATE TABLE "sales_days" (
     "storeId" TEXT NOT NULL,
     "day" TEXT NOT NULL,
@@ -30,8 +33,8 @@ BEGIN
     RETURN NULL\x3B
 END ';
 
-CREATE TRIGGER "orders_sales_insert_delete" AFTER INSERT OR DELETE ON "orders" FOR EACH ROW EXECUTE FUNCTION "orders_sales"();
-CREATE TRIGGER "orders_sales_update" AFTER UPDATE OF "paidAt", "capturedMinor", "refundedMinor", "storeId" ON "orders" FOR EACH ROW
+CREATE CONSTRAINT TRIGGER "orders_sales_insert_delete" AFTER INSERT OR DELETE ON "orders" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "orders_sales"();
+CREATE CONSTRAINT TRIGGER "orders_sales_update" AFTER UPDATE OF "paidAt", "capturedMinor", "refundedMinor", "storeId" ON "orders" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
     WHEN (OLD."paidAt" IS DISTINCT FROM NEW."paidAt" OR OLD."capturedMinor" IS DISTINCT FROM NEW."capturedMinor"
         OR OLD."refundedMinor" IS DISTINCT FROM NEW."refundedMinor" OR OLD."storeId" IS DISTINCT FROM NEW."storeId")
     EXECUTE FUNCTION "orders_sales"();

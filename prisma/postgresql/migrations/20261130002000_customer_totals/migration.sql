@@ -1,8 +1,11 @@
--- Each customer's Orders and what they captured and had refunded, kept by triggers on "orders"
+-- The Orders of each customer and what they captured and had refunded, kept by triggers on "orders"
 -- in the transaction of every write, so no write path can forget them: a page of customers reads
 -- a row each instead of every Order of each. An Order is taken off its old customer before it is
 -- added to its new one. Deleting the account deletes its row. The driver adapter splits a
 -- migration at every semicolon, so the function writes its own as \x3B.
+-- The triggers run at commit (deferred constraint triggers): every writer takes these rows last,
+-- after the counts and the Orders it changed, and holds them only while it commits, so writers
+-- paying, refunding or placing Orders at once never wait on each other in a circle.
 CREATE TABLE "customer_totals" (
     "storeId" TEXT NOT NULL,
     "userId" TEXT NOT NULL,
@@ -31,8 +34,8 @@ BEGIN
     RETURN NULL\x3B
 END ';
 
-CREATE TRIGGER "orders_customer_insert_delete" AFTER INSERT OR DELETE ON "orders" FOR EACH ROW EXECUTE FUNCTION "orders_customer"();
-CREATE TRIGGER "orders_customer_update" AFTER UPDATE OF "userId", "capturedMinor", "refundedMinor", "storeId" ON "orders" FOR EACH ROW
+CREATE CONSTRAINT TRIGGER "orders_customer_insert_delete" AFTER INSERT OR DELETE ON "orders" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "orders_customer"();
+CREATE CONSTRAINT TRIGGER "orders_customer_update" AFTER UPDATE OF "userId", "capturedMinor", "refundedMinor", "storeId" ON "orders" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
     WHEN (OLD."userId" IS DISTINCT FROM NEW."userId" OR OLD."capturedMinor" IS DISTINCT FROM NEW."capturedMinor"
         OR OLD."refundedMinor" IS DISTINCT FROM NEW."refundedMinor" OR OLD."storeId" IS DISTINCT FROM NEW."storeId")
     EXECUTE FUNCTION "orders_customer"();
