@@ -1,0 +1,3 @@
+-- Nothing to change here: the PostgreSQL half of this migration makes its search indexes write
+-- each entry at once instead of keeping a pending list every search reads. SQLite's FTS5 tables
+-- merge their segments as they are written.
