@@ -104,7 +104,12 @@ export function cartRepository(db: Db, viewer: Viewer) {
 	}
 
 	/** Whether the line was written as read: false when another add changed or created it first. */
-	const writeLine = async (cartId: string, variant: { id: string; productId: string }, existing: { id: string; quantity: number } | undefined, total: number) => {
+	const writeLine = async (
+		cartId: string,
+		variant: { id: string; productId: string },
+		existing: { id: string; quantity: number } | undefined,
+		total: number,
+	) => {
 		if (existing) {
 			const { count } = await db.cartLine.updateMany({ where: { id: existing.id, quantity: existing.quantity }, data: { quantity: total } })
 			return count === 1

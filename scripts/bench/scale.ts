@@ -89,7 +89,11 @@ async function pagesOf(url: string): Promise<{ pages: Page[]; slug: string }> {
 			{ title: '/admin/orders?status=fulfilled', path: '/admin/orders?status=fulfilled', admin: true },
 			// Where 4,000 "Older" links lead on the large store: the page below the Order 80% of the way
 			// down. A full page on both stores (the demo's 20 Orders all), so the ratio is of depth, not of rows.
-			{ title: '/admin/orders late page', path: `/admin/orders?before=${Math.max(lastNumber + 1 - late(orders, 1), 1001 + ADMIN_ORDERS_PAGE_SIZE)}`, admin: true },
+			{
+				title: '/admin/orders late page',
+				path: `/admin/orders?before=${Math.max(lastNumber + 1 - late(orders, 1), 1001 + ADMIN_ORDERS_PAGE_SIZE)}`,
+				admin: true,
+			},
 			{ title: '/admin/orders/:number', path: `/admin/orders/${lastNumber - Math.floor(orders / 2)}`, admin: true },
 			{ title: '/admin/customers', path: '/admin/customers', admin: true },
 			{ title: '/admin/customers?q=', path: '/admin/customers?q=ada', admin: true },
@@ -239,18 +243,19 @@ export async function benchScale(options: ScaleOptions) {
 			}
 		})
 		const [demoCheckout, largeCheckout] = run.checkouts as [Measured?, Measured?]
-		if (demoCheckout && largeCheckout) table.push({
-			page: 'POST /checkout',
-			'demo p50': demoCheckout.p50,
-			'demo p99': demoCheckout.p99,
-			'large p50': largeCheckout.p50,
-			'large p99': largeCheckout.p99,
-			'p50 ×': rounded(ratio(largeCheckout.p50, demoCheckout.p50)),
-			'p99 ×': rounded(ratio(largeCheckout.p99, demoCheckout.p99)),
-			'p50 × by round': 'one run',
-			'KB demo / large': '—',
-			'ok %': largeCheckout.ok,
-		})
+		if (demoCheckout && largeCheckout)
+			table.push({
+				page: 'POST /checkout',
+				'demo p50': demoCheckout.p50,
+				'demo p99': demoCheckout.p99,
+				'large p50': largeCheckout.p50,
+				'large p99': largeCheckout.p99,
+				'p50 ×': rounded(ratio(largeCheckout.p50, demoCheckout.p50)),
+				'p99 ×': rounded(ratio(largeCheckout.p99, demoCheckout.p99)),
+				'p50 × by round': 'one run',
+				'KB demo / large': '—',
+				'ok %': largeCheckout.ok,
+			})
 		console.log(
 			`\n${options.rounds} rounds of ${options.seconds}s per page and store, ${options.connections} connections; ms (medians over rounds); × is large ÷ demo, the median of each round's ratio (target ≤ 1.5)\n`,
 		)

@@ -23,7 +23,16 @@ export async function loader(args: Route.LoaderArgs) {
 		return { show, currency: store.currency, total, more: false, page, pages, guests, accounts: [] }
 	}
 	const { total, more, page, pages, customers } = await repositories.customers.page(query)
-	return { show, currency: store.currency, total, more, page, pages, guests: [], accounts: customers.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })) }
+	return {
+		show,
+		currency: store.currency,
+		total,
+		more,
+		page,
+		pages,
+		guests: [],
+		accounts: customers.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })),
+	}
 }
 
 export default function Customers({ loaderData }: Route.ComponentProps) {
@@ -87,7 +96,11 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
 				{ header: 'Spent', cell: spent },
 			]}
 			empty={(filtered) => (total === 0 && !filtered ? 'No customer accounts yet: guest buyers are under “Guest buyers”.' : 'No customer matches.')}
-			pager={{ page, pages, summary: loaderData.more ? `More than ${total} customers match: the first ${total} are listed; add a word to narrow the search` : `${total} customers` }}
+			pager={{
+				page,
+				pages,
+				summary: loaderData.more ? `More than ${total} customers match: the first ${total} are listed; add a word to narrow the search` : `${total} customers`,
+			}}
 		/>
 	)
 }
