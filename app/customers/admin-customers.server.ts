@@ -32,7 +32,7 @@ async function searchCustomers(db: Db, storeId: string, { terms, skip, take }: {
 	const upToCap = `LIMIT ${SEARCH_COUNT_CAP + 1}`
 	// The page's accounts in the same statement, by primary key, kept to this Store's customers here too.
 	const profile = `u."id", u."name", u."email", u."createdAt"`
-	const customer = `u."storeId" = ? AND u."role" = 'user'`
+	const customer = (storeParam: string) => `u."storeId" = ${storeParam} AND u."role" = 'user'`
 	type Row = { id: string; name: string; email: string; createdAt: Date | string }
 	let rows: Row[]
 	let counted: Array<{ n: number | bigint }>
@@ -41,14 +41,14 @@ async function searchCustomers(db: Db, storeId: string, { terms, skip, take }: {
 		const match = `FROM "customer_search" WHERE "customer_search" MATCH ?`
 		;[rows, counted] = await Promise.all([
 			db.$queryRawUnsafe<Row[]>(
-				`SELECT ${profile} FROM "customer_search" JOIN "users" u ON u."id" = "customer_search"."userId" WHERE "customer_search" MATCH ? AND ${customer} ORDER BY "customer_search".rowid DESC ${page}`,
+				`SELECT ${profile} FROM "customer_search" JOIN "users" u ON u."id" = "customer_search"."userId" WHERE "customer_search" MATCH ? AND ${customer('?')} ORDER BY "customer_search".rowid DESC ${page}`,
 				question,
 				storeId,
 			),
 			db.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS n FROM (SELECT 1 ${match} ${upToCap})`, question),
 		])
 	} else {
-		const match = `FROM "users" u WHERE ${PG_CUSTOMER_WORDS} @@ to_tsquery('simple', $1) AND ${customer.replace('?', '$2')}`
+		const match = `FROM "users" u WHERE ${PG_CUSTOMER_WORDS} @@ to_tsquery('simple', $1) AND ${customer('$2')}`
 		;[rows, counted] = await Promise.all([
 			db.$queryRawUnsafe<Row[]>(`SELECT ${profile} ${match} ORDER BY u."createdAt" DESC, u."id" DESC ${page}`, tsQuery(terms), storeId),
 			db.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS n FROM (SELECT 1 ${match} ${upToCap}) AS found`, tsQuery(terms), storeId),

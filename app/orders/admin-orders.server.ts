@@ -231,11 +231,10 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 							const lines = order.lines.flatMap((line) => (line.variantId === null ? [] : [{ variantId: line.variantId, quantity: line.quantity }]))
 							for (const line of lines.sort((a, b) => (a.variantId < b.variantId ? -1 : 1))) await returnStock(tx, { storeId, ...line })
 						} else if (refund) {
-							// A refund of all that is left moves the status in the same write, so the Order's kept
-							// count, then its customer's and its day's sums are locked in the order every write
-							// takes them (a status first): two writers never wait on each other in a circle.
+							// A refund of all that is left moves the status in the same write (refundAmount checked
+							// that it may), so the Order's kept count, then its customer's and its day's sums are
+							// locked in the order every write takes them: two writers never wait in a circle.
 							const whole = refund.amount === order.capturedMinor - order.refundedMinor
-							if (whole && !canTransition(order.status, 'refunded')) refuse('The order could not be marked refunded.')
 							const recorded = await tx.order.updateMany({
 								where: { id: order.id, storeId, status: order.status, refundedMinor: order.refundedMinor },
 								data: { refundedMinor: { increment: refund.amount }, ...(whole ? { status: 'refunded' } : {}) },

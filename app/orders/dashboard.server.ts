@@ -41,14 +41,9 @@ export function dashboardRepository(db: Db, admin: AdminViewer) {
 	const waiting = { id: true, number: true, email: true, currency: true, totalMinor: true, createdAt: true, paidAt: true } as const
 	type Sum = { orders: number; netMinor: number }
 
-	/** Orders paid in [from, to) (or [from, to] with `untilIncluded`), summed from the index. */
-	const paidBetween = async (from: Date, to: Date, untilIncluded = false): Promise<Sum> => {
-		if (from >= to && !(untilIncluded && from.getTime() === to.getTime())) return { orders: 0, netMinor: 0 }
-		const sum = await db.order.aggregate({
-			where: { storeId, paidAt: { gte: from, ...(untilIncluded ? { lte: to } : { lt: to }) } },
-			_sum: { capturedMinor: true, refundedMinor: true },
-			_count: { _all: true },
-		})
+	/** Orders paid in a range of `paidAt`, summed from the index that holds the amounts. */
+	const paidIn = async (paidAt: { gte: Date; lt?: Date; lte?: Date }): Promise<Sum> => {
+		const sum = await db.order.aggregate({ where: { storeId, paidAt }, _sum: { capturedMinor: true, refundedMinor: true }, _count: { _all: true } })
 		return { orders: sum._count._all, netMinor: (sum._sum.capturedMinor ?? 0) - (sum._sum.refundedMinor ?? 0) }
 	}
 
@@ -64,8 +59,12 @@ export function dashboardRepository(db: Db, admin: AdminViewer) {
 					where: { storeId, day: { gte: dayKey(firstWholeDay(earliest)), lt: dayKey(today) } },
 					select: { day: true, orders: true, capturedMinor: true, refundedMinor: true },
 				}),
-				paidBetween(today, now, true),
-				...windows.map((window) => paidBetween(window.since, firstWholeDay(window.since) < today ? firstWholeDay(window.since) : today)),
+				paidIn({ gte: today, lte: now }),
+				// The part-day a window starts in, when it does not start at a midnight ("today" does).
+				...windows.map((window) => {
+					const to = firstWholeDay(window.since)
+					return to > window.since ? paidIn({ gte: window.since, lt: to }) : { orders: 0, netMinor: 0 }
+				}),
 			])
 			const sales = windows.map((window, i) => {
 				const from = dayKey(firstWholeDay(window.since))
