@@ -251,4 +251,118 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 		for (const email of ['ada@example.com', 'nobody@example.com']) await expect(customers.guest(email)).rejects.toMatchObject({ status: 404 })
 		expect((await adminCustomersRepository(t.db, { ...admin, storeId: otherStoreId }).guest('lin@example.com')).guest.spentMinor).toBe(9999)
 	})
+	it('keeps each guest buyer with every Order write, as grouping their Orders gives, and counts them [R129]', async () => {
+		const { id: storeId } = await anotherStore(t.db)
+		const { id: connectionId } = await t.db.connection.create({
+			data: { storeId, handle: 'offline', provider: 'offline', displayName: 'Bank' },
+			select: { id: true },
+		})
+		const account = await t.db.user.create({ data: { id: randomUUID(), storeId, name: 'Claimer', email: 'claimer@example.com' }, select: { id: true } })
+		let number = 5000
+		const place = (email: string, captured: number, at: string) =>
+			t.db.order.create({
+				data: {
+					storeId,
+					number: ++number,
+					tokenHash: randomUUID(),
+					email,
+					name: 'Guest',
+					addressLine1: '1',
+					city: 'C',
+					postalCode: '1',
+					country: 'GB',
+					currency: 'USD',
+					subtotalMinor: captured,
+					totalMinor: captured,
+					capturedMinor: captured,
+					connectionId,
+					idempotencyKey: randomUUID(),
+					createdAt: new Date(at),
+				},
+				select: { id: true },
+			})
+		const grouped = async () => {
+			const groups = await t.db.order.groupBy({
+				by: ['email'],
+				where: { storeId, userId: null },
+				_count: { _all: true },
+				_sum: { capturedMinor: true, refundedMinor: true },
+				_max: { createdAt: true },
+			})
+			return groups
+				.map((g) => ({
+					email: g.email,
+					orders: g._count._all,
+					spentMinor: (g._sum.capturedMinor ?? 0) - (g._sum.refundedMinor ?? 0),
+					lastOrderAt: g._max.createdAt,
+				}))
+				.sort((a, b) => b.lastOrderAt!.getTime() - a.lastOrderAt!.getTime() || (a.email < b.email ? 1 : -1))
+		}
+		const guests = adminCustomersRepository(t.db, { ...admin, storeId })
+		const expectKept = async () => {
+			const expected = await grouped()
+			const listed = await guests.guests({})
+			expect(listed.guests).toEqual(expected)
+			expect(listed.total).toBe(expected.length)
+		}
+		const first = await place('one@example.com', 1000, '2026-04-01T10:00:00Z')
+		const latest = await place('one@example.com', 2000, '2026-04-03T10:00:00Z')
+		await place('two@example.com', 500, '2026-04-02T10:00:00Z')
+		const claimed = await place('claimer@example.com', 700, '2026-04-04T10:00:00Z')
+		await expectKept()
+		// A refund, a payment, an email corrected, a guest Order claimed by an account, a deletion.
+		await t.db.order.update({ where: { id: first.id }, data: { refundedMinor: 400 } })
+		await t.db.order.update({ where: { id: latest.id }, data: { capturedMinor: 2500 } })
+		await expectKept()
+		await t.db.order.update({ where: { id: latest.id }, data: { email: 'two@example.com' } })
+		await expectKept()
+		expect((await guests.guests({})).guests.map((g) => [g.email, g.orders, g.lastOrderAt?.toISOString()])).toEqual([
+			['claimer@example.com', 1, '2026-04-04T10:00:00.000Z'],
+			['two@example.com', 2, '2026-04-03T10:00:00.000Z'],
+			['one@example.com', 1, '2026-04-01T10:00:00.000Z'],
+		])
+		await t.db.order.update({ where: { id: claimed.id }, data: { userId: account.id } })
+		await t.db.order.delete({ where: { id: first.id } })
+		await expectKept()
+		expect(await guests.guests({})).toMatchObject({ total: 1, guests: [{ email: 'two@example.com', orders: 2, spentMinor: 3000 }] })
+		// The account's Order back to a guest Order: its buyer returns.
+		await t.db.order.update({ where: { id: claimed.id }, data: { userId: null } })
+		await expectKept()
+		expect(await guests.guests({})).toMatchObject({ total: 2 })
+	})
+
+	it('counts a guest search up to 1,000 buyers and says there are more [R129]', async () => {
+		const { id: storeId } = await anotherStore(t.db)
+		const { id: connectionId } = await t.db.connection.create({
+			data: { storeId, handle: 'offline', provider: 'offline', displayName: 'Bank' },
+			select: { id: true },
+		})
+		const many = SEARCH_COUNT_CAP + 3
+		await t.db.order.createMany({
+			data: Array.from({ length: many }, (_, i) => ({
+				storeId,
+				number: 1001 + i,
+				tokenHash: randomUUID(),
+				email: `buyer${i}@many.example`,
+				name: 'Guest',
+				addressLine1: '1',
+				city: 'C',
+				postalCode: '1',
+				country: 'GB',
+				currency: 'USD',
+				subtotalMinor: 100,
+				totalMinor: 100,
+				connectionId,
+				idempotencyKey: randomUUID(),
+				createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+			})),
+		})
+		const guests = adminCustomersRepository(t.db, { ...admin, storeId })
+		expect(await guests.guests({})).toMatchObject({ total: many, more: false })
+		const searched = await guests.guests({ query: 'many.example' })
+		expect(searched).toMatchObject({ total: SEARCH_COUNT_CAP, more: true, pages: SEARCH_COUNT_CAP / CUSTOMERS_PAGE_SIZE })
+		expect(searched.guests[0]?.email).toBe(`buyer${many - 1}@many.example`)
+		expect(await guests.guests({ query: 'many.example', page: SEARCH_COUNT_CAP / CUSTOMERS_PAGE_SIZE + 1 })).toMatchObject({ guests: [], more: true })
+		expect(await guests.guests({ query: 'buyer100' })).toMatchObject({ total: 4, more: false })
+	})
 })

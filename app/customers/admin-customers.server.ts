@@ -120,37 +120,40 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 
 		/**
 		 * [R129] Guest buyers: the emails of this Store's Orders placed without an account, each with
-		 * how many Orders and what was spent (captured less refunded), the latest buyer first; one
-		 * grouped query a page, and a count of the distinct emails.
+		 * how many Orders and what was spent (captured less refunded), the latest buyer first; a page
+		 * of the kept rows (guest_buyers) in the order of their index, and the kept count. A search
+		 * by any part of the email reads the buyers, never their Orders, and counts up to the cap.
 		 */
 		async guests({ page = 1, query = '' }: { page?: number; query?: string }) {
-			const where = { storeId, userId: null, ...(query ? { email: containing(query.toLowerCase()) } : {}) }
-			const like = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-			const [groups, counted] = await Promise.all([
-				db.order.groupBy({
-					by: ['email'],
-					where,
-					_count: { _all: true },
-					_sum: { capturedMinor: true, refundedMinor: true },
-					_max: { createdAt: true },
-					orderBy: [{ _max: { createdAt: 'desc' } }, { email: 'asc' }],
-					skip: (page - 1) * CUSTOMERS_PAGE_SIZE,
-					take: CUSTOMERS_PAGE_SIZE,
-				}),
-				db.$queryRaw<Array<{ n: number | bigint }>>`SELECT COUNT(DISTINCT "email") AS "n" FROM "orders"
-					WHERE "storeId" = ${storeId} AND "userId" IS NULL AND LOWER("email") LIKE ${like} ESCAPE '\\'`,
+			const skip = (page - 1) * CUSTOMERS_PAGE_SIZE
+			const where = { storeId, ...(query ? { email: containing(query.toLowerCase()) } : {}) }
+			// Past the cap a search's page is not read: it could only be reached by a hand-made address.
+			const [rows, total] = await Promise.all([
+				query && skip >= SEARCH_COUNT_CAP
+					? []
+					: db.guestBuyer.findMany({
+							where,
+							orderBy: [{ lastOrderAt: 'desc' }, { email: 'desc' }],
+							skip,
+							take: CUSTOMERS_PAGE_SIZE,
+							select: { email: true, orders: true, capturedMinor: true, refundedMinor: true, lastOrderAt: true },
+						}),
+				// Every guest buyer is a kept count; a search counts its matches up to the cap and one more.
+				query ? db.guestBuyer.count({ where, take: SEARCH_COUNT_CAP + 1 }) : storeCounts(db, storeId, ['guests']).then((counts) => counts.guests),
 			])
-			const total = Number(counted[0]?.n ?? 0)
+			const more = Boolean(query) && total > SEARCH_COUNT_CAP
+			const shown = more ? SEARCH_COUNT_CAP : total
 			return {
-				guests: groups.map((group) => ({
-					email: group.email,
-					orders: group._count._all,
-					spentMinor: (group._sum.capturedMinor ?? 0) - (group._sum.refundedMinor ?? 0),
-					lastOrderAt: group._max.createdAt ?? new Date(0),
+				guests: rows.map((row) => ({
+					email: row.email,
+					orders: row.orders,
+					spentMinor: Number(row.capturedMinor - row.refundedMinor),
+					lastOrderAt: row.lastOrderAt,
 				})),
-				total,
+				total: shown,
+				more,
 				page,
-				pages: Math.max(1, Math.ceil(total / CUSTOMERS_PAGE_SIZE)),
+				pages: Math.max(1, Math.ceil(shown / CUSTOMERS_PAGE_SIZE)),
 			}
 		},
 

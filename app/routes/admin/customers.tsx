@@ -18,9 +18,9 @@ export async function loader(args: Route.LoaderArgs) {
 	const store = await repositories.store.profile()
 	if (show === 'guests') {
 		const found = await repositories.customers.guests(query)
-		const { total, page, pages } = found
+		const { total, more, page, pages } = found
 		const guests = found.guests.map((guest) => ({ id: guest.email, ...guest, lastOrderAt: guest.lastOrderAt.toISOString() }))
-		return { show, currency: store.currency, total, more: false, page, pages, guests, accounts: [] }
+		return { show, currency: store.currency, total, more, page, pages, guests, accounts: [] }
 	}
 	const { total, more, page, pages, customers } = await repositories.customers.page(query)
 	return {
@@ -70,7 +70,13 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
 					{ header: 'Spent', cell: spent },
 				]}
 				empty={(filtered) => (total === 0 && !filtered ? 'No guest has bought yet.' : 'No guest buyer matches.')}
-				pager={{ page, pages, summary: `${total} guest buyers` }}
+				pager={{
+					page,
+					pages,
+					summary: loaderData.more
+						? `More than ${total} guest buyers match: the first ${total} are listed; add to the search to narrow it`
+						: `${total} guest buyers`,
+				}}
 			/>
 		)
 	}
