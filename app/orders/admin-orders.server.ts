@@ -9,6 +9,8 @@ import { DomainError, notFound } from '../errors.server'
 import { MAX_STOCK } from '../rules/limits'
 import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './contention.server'
 import { ORDER_LINE_ORDER } from './listing-order'
+import { ORDER_SEARCH_CAP, countMatchingOrders, matchingOrders } from './order-search.server'
+import { searchTerms } from '../rules/search-terms'
 import { orderDetailFields, refundMail, transitionOrder } from './orders.server'
 import { NO_PAYMENT_DUE, ORDER_STATUSES, canTransition, type OrderStatus } from '../rules/order-status'
 import { viewerScope } from '../data/scope'
@@ -83,6 +85,49 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 			(status ? [status] : ORDER_STATUSES).map((s) => `orders:${s}`),
 		)
 
+	const listFields = { id: true, number: true, email: true, status: true, currency: true, totalMinor: true, createdAt: true } as const
+
+	/**
+	 * [R144] A search: the newest matches up to the cap (order-search.server.ts), paged by number
+	 * within them as the whole list is, and only the page's Orders read.
+	 */
+	const searched = async ({ cursor, terms, number, status }: { cursor: Cursor; terms: string[]; number: number | null; status?: OrderStatus }) => {
+		// The newest page of words, the one nearly every search opens, reads its own rows and counts
+		// the rest from the index; a page further down, or a number, reads the keys of every match.
+		const newestOnly = cursor === null && number === null
+		const [matches, counted] = await Promise.all([
+			matchingOrders(db, storeId, { terms, number, status, take: newestOnly ? ADMIN_ORDERS_PAGE_SIZE + 1 : ORDER_SEARCH_CAP + 1 }),
+			newestOnly ? countMatchingOrders(db, storeId, { terms, status }) : null,
+		])
+		const found = counted ?? matches.length
+		const more = found > ORDER_SEARCH_CAP
+		const listed = matches.slice(0, ORDER_SEARCH_CAP)
+		const page = await keysetPage({
+			cursor,
+			size: ADMIN_ORDERS_PAGE_SIZE,
+			read: async (from, direction, take) => {
+				const key = from === null ? null : Number(from)
+				const window =
+					direction === 'older'
+						? listed.filter((match) => key === null || match.number < key).slice(0, take)
+						: listed
+								.filter((match) => key !== null && match.number > key)
+								.slice(-take)
+								.reverse()
+				if (window.length === 0) return []
+				// By primary key alone: with the Store beside the ids SQLite walked the Store's Orders
+				// instead. The ids came from this Store's search; the Store is checked on each row.
+				const orders = await db.order.findMany({ where: { id: { in: window.map((match) => match.id) } }, select: { ...listFields, storeId: true } })
+				return orders
+					.filter((order) => order.storeId === storeId)
+					.map(({ storeId: _store, ...order }) => order)
+					.sort((a, b) => (direction === 'older' ? b.number - a.number : a.number - b.number))
+			},
+			keyOf: (order) => String(order.number),
+		})
+		return { orders: page.rows, newer: page.newer, older: page.older, total: Math.min(found, ORDER_SEARCH_CAP), more }
+	}
+
 	return {
 		/**
 		 * A page of the list, newest first: the Orders numbered below `before` (or above `after`),
@@ -90,12 +135,10 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 		 * page deep in a store's history costs what the first does [R142].
 		 */
 		async page({ cursor = null, query = '', status }: { cursor?: Cursor; query?: string; status?: OrderStatus }) {
-			const number = /^#?\d{1,9}$/.test(query) ? Number(query.replace('#', '')) : null
-			const where = {
-				storeId,
-				...(status ? { status } : {}),
-				...(query ? { OR: [...(number !== null ? [{ number }] : []), { email: { contains: query.toLowerCase() } }] } : {}),
-			}
+			const terms = searchTerms(query)
+			// A question without a word lists every Order, as no question does.
+			if (terms.length > 0) return searched({ cursor, terms, number: /^#?\d{1,9}$/.test(query.trim()) ? Number(query.trim().replace('#', '')) : null, status })
+			const where = { storeId, ...(status ? { status } : {}) }
 			const [found, total] = await Promise.all([
 				keysetPage({
 					cursor,
@@ -105,14 +148,14 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 							where: from === null ? where : { ...where, number: direction === 'older' ? { lt: Number(from) } : { gt: Number(from) } },
 							orderBy: { number: direction === 'older' ? 'desc' : 'asc' },
 							take,
-							select: { id: true, number: true, email: true, status: true, currency: true, totalMinor: true, createdAt: true },
+							select: listFields,
 						}),
 					keyOf: (order) => String(order.number),
 				}),
-				// A search is counted; the whole list or one status is read from the kept counts.
-				query ? db.order.count({ where }) : countOf(status),
+				// The whole list or one status is read from the kept counts.
+				countOf(status),
 			])
-			return { orders: found.rows, newer: found.newer, older: found.older, total }
+			return { orders: found.rows, newer: found.newer, older: found.older, total, more: false }
 		},
 
 		async byNumber(number: number) {

@@ -22,7 +22,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export default function Orders({ loaderData }: Route.ComponentProps) {
-	const { orders, newer, older, total } = loaderData
+	const { orders, newer, older, total, more } = loaderData
 	return (
 		<AdminList
 			heading="Orders"
@@ -51,7 +51,11 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
 				{ header: 'Total', cell: (order) => <Price minor={order.totalMinor} currency={order.currency} /> },
 			]}
 			empty={() => 'No orders match.'}
-			pager={{ newer, older, summary: `${total} orders` }}
+			pager={{
+				newer,
+				older,
+				summary: more ? `More than ${total} orders match: the newest ${total} are listed; add a word to narrow the search` : `${total} orders`,
+			}}
 		/>
 	)
 }
