@@ -13,6 +13,9 @@ import { join } from 'node:path'
 import { createDb } from '../../app/data/db.server'
 import { ADMIN_ORDERS_PAGE_SIZE } from '../../app/orders/admin-orders.server'
 import { COMMON_WORD, RARE_WORD } from '../lib/scale-rows'
+
+/** A first name the generator gives many customers, so many accounts and Orders' emails hold it. */
+const COMMON_BUYER_WORD = 'ada'
 import { cookieHeader } from '../../tests/helpers/http'
 import { createTestDatabase, dropTestDatabase } from '../../tests/helpers/postgres'
 import { checkoutRow } from './checkout'
@@ -60,12 +63,14 @@ async function pagesOf(url: string): Promise<{ pages: Page[]; slug: string }> {
 		// start-up creates it anew with this run's (its activity entries keep their email).
 		await db.user.deleteMany({ where: { email: benchAdmin.email } })
 		const active = { status: 'active' }
-		const [variants, single, collection, orders, products] = await Promise.all([
+		const [variants, single, collection, orders, products, guest] = await Promise.all([
 			db.product.findFirstOrThrow({ where: { ...active, optionNames: { not: '[]' } }, select: { slug: true } }),
 			db.product.findFirstOrThrow({ where: { ...active, optionNames: '[]' }, select: { slug: true, id: true } }),
 			db.collection.findFirstOrThrow({ orderBy: { position: 'asc' }, select: { slug: true } }),
 			db.order.count(),
 			db.product.count({ where: active }),
+			// The guest buyer with the most recent Order, as the guest buyers' list shows first.
+			db.order.findFirstOrThrow({ where: { userId: null }, orderBy: { createdAt: 'desc' }, select: { email: true } }),
 		])
 		const lastNumber = 1000 + orders
 		const late = (count: number, size: number) => Math.max(1, Math.floor((count / size) * 0.8))
@@ -94,9 +99,14 @@ async function pagesOf(url: string): Promise<{ pages: Page[]; slug: string }> {
 				path: `/admin/orders?before=${Math.max(lastNumber + 1 - late(orders, 1), 1001 + ADMIN_ORDERS_PAGE_SIZE)}`,
 				admin: true,
 			},
+			// A word in many buyers' emails (the seed's first names), and one no email has.
+			{ title: '/admin/orders?q= common', path: `/admin/orders?q=${COMMON_BUYER_WORD}`, admin: true },
+			{ title: '/admin/orders?q= none', path: '/admin/orders?q=zzyzx', admin: true },
 			{ title: '/admin/orders/:number', path: `/admin/orders/${lastNumber - Math.floor(orders / 2)}`, admin: true },
 			{ title: '/admin/customers', path: '/admin/customers', admin: true },
-			{ title: '/admin/customers?q=', path: '/admin/customers?q=ada', admin: true },
+			{ title: '/admin/customers?q=', path: `/admin/customers?q=${COMMON_BUYER_WORD}`, admin: true },
+			{ title: '/admin/customers guests', path: '/admin/customers?show=guests', admin: true },
+			{ title: '/admin/customers/guest', path: `/admin/customers/guest?email=${encodeURIComponent(guest.email)}`, admin: true },
 			{ title: '/admin/products', path: '/admin/products', admin: true },
 			{ title: '/admin/activity', path: '/admin/activity', admin: true },
 		]

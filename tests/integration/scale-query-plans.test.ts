@@ -181,17 +181,51 @@ describe.each(PROVIDERS)('the pages of a store of real size read no growing tabl
 		expect(used).toMatch(/product_variants_storeId_stock_productId_idx/)
 	})
 
+	it("Store Admin's Order search reads its own index, newest first, and stops at its cap [R144]", async () => {
+		const orders = adminOrdersRepository(t.db, admin)
+		const seen = await plans(async () => {
+			// A word in every guest's email, a name, one within a status, a number, and a word no Order has.
+			expect(await orders.page({ query: 'example' })).toMatchObject({ more: true })
+			expect((await orders.page({ query: 'ada' })).total).toBeGreaterThan(0)
+			await orders.page({ query: 'guest', status: 'fulfilled' })
+			expect((await orders.page({ query: '1500' })).orders.map((order) => order.number)).toContain(1500)
+			expect(await orders.page({ query: 'zzyzx' })).toMatchObject({ total: 0, more: false })
+		})
+		expect(fullReads(seen, engineOf(t.db))).toEqual([])
+		const used = seen.flatMap(({ plan }) => plan).join('\n')
+		expect(used).toMatch(provider === 'sqlite' ? /order_search VIRTUAL TABLE/ : /orders_search_idx/)
+	})
+
+	it("Store Admin's guest buyers come from their kept rows in index order, and one buyer from their own Orders [R129]", async () => {
+		const customers = adminCustomersRepository(t.db, admin)
+		const seen = await plans(async () => {
+			const first = await customers.guests({})
+			expect(first.total).toBeGreaterThan(100)
+			await customers.guests({ page: 5 })
+			expect((await customers.guest(first.guests[0]!.email)).orders.length).toBeGreaterThan(0)
+		})
+		expect(fullReads(seen, engineOf(t.db))).toEqual([])
+		const lists = seen.filter(({ sql }) => /guest_buyers[\s\S]*ORDER BY/i.test(sql))
+		expect(lists.length).toBeGreaterThanOrEqual(2)
+		expect(sorts(lists, engineOf(t.db))).toEqual([])
+		const used = seen.flatMap(({ plan }) => plan).join('\n')
+		expect(used).toMatch(/orders_storeId_email_createdAt_idx/)
+	})
+
 	it('keeps no pending list in the search indexes, which every search would read whole [R139]', async () => {
 		if (provider === 'sqlite') {
 			// FTS5 merges as it writes; its customer index holds the first letters of every word.
-			const [table] = await t.db.$queryRawUnsafe<Array<{ sql: string }>>(`SELECT sql FROM sqlite_master WHERE name = 'customer_search'`)
-			expect(table?.sql).toMatch(/prefix\s*=\s*'1 2 3'/)
+			for (const name of ['customer_search', 'order_search']) {
+				const [table] = await t.db.$queryRawUnsafe<Array<{ sql: string }>>(`SELECT sql FROM sqlite_master WHERE name = ?`, name)
+				expect(table?.sql).toMatch(/prefix\s*=\s*'1 2 3'/)
+			}
 			return
 		}
 		const options = await t.db.$queryRawUnsafe<Array<{ relname: string; reloptions: string[] | null }>>(
-			`SELECT relname, reloptions FROM pg_class WHERE relname IN ('products_search_idx', 'users_search_idx') ORDER BY relname`,
+			`SELECT relname, reloptions FROM pg_class WHERE relname IN ('orders_search_idx', 'products_search_idx', 'users_search_idx') ORDER BY relname`,
 		)
 		expect(options).toEqual([
+			{ relname: 'orders_search_idx', reloptions: ['fastupdate=off'] },
 			{ relname: 'products_search_idx', reloptions: ['fastupdate=off'] },
 			{ relname: 'users_search_idx', reloptions: ['fastupdate=off'] },
 		])
