@@ -11,6 +11,9 @@ export type Direction = 'up' | 'down'
 /** How many of the Store's products the "add a product" list offers. */
 const PICKABLE = 500
 
+/** [R146] Products of a collection one page of its Store Admin page lists. */
+export const COLLECTION_PRODUCTS_PAGE_SIZE = 60
+
 /**
  * [R111] Collections as Store Admin manages them: the admin's Store only, a Product only of
  * that Store, each write with its activity-log row in the same transaction. Positions are
@@ -34,6 +37,29 @@ export function adminCollectionsRepository(db: Db, admin: AdminViewer) {
 		return product
 	}
 
+	/**
+	 * The first PICKABLE products by title that are not archived and not in the collection: the
+	 * active ones and the drafts each read in title order from the (Store, status, title, id)
+	 * index until enough are found, then merged. One read of both statuses would sort every
+	 * product of the Store.
+	 */
+	const pickableProducts = async (collectionId: string) => {
+		const byStatus = await Promise.all(
+			(['active', 'draft'] as const).map((status) =>
+				db.product.findMany({
+					where: { storeId, status, collections: { none: { collectionId } } },
+					orderBy: [{ title: 'asc' }, { id: 'asc' }],
+					take: PICKABLE,
+					select: { id: true, title: true },
+				}),
+			),
+		)
+		return byStatus
+			.flat()
+			.sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+			.slice(0, PICKABLE)
+	}
+
 	const slugTaken = () => new DomainError(409, 'Another collection already uses this slug.', 'slug')
 
 	return {
@@ -45,22 +71,33 @@ export function adminCollectionsRepository(db: Db, admin: AdminViewer) {
 			})
 		},
 
-		async get(id: string) {
+		/**
+		 * [R146] A collection and one page of its products, in the order shoppers see them, with how
+		 * many it holds: a collection of thousands opens as fast as one of three. A page past the
+		 * last is empty.
+		 */
+		async get(id: string, { page = 1 }: { page?: number } = {}) {
 			const collection = await own(id)
-			const [members, pickable] = await Promise.all([
+			const [members, total, pickable] = await Promise.all([
 				db.collectionProduct.findMany({
 					where: { collectionId: collection.id },
 					orderBy: [{ position: 'asc' }, { productId: 'asc' }],
+					skip: (page - 1) * COLLECTION_PRODUCTS_PAGE_SIZE,
+					take: COLLECTION_PRODUCTS_PAGE_SIZE,
 					select: { product: { select: { id: true, title: true, slug: true, status: true } } },
 				}),
-				db.product.findMany({
-					where: { storeId, status: { not: 'archived' }, collections: { none: { collectionId: collection.id } } },
-					orderBy: { title: 'asc' },
-					take: PICKABLE,
-					select: { id: true, title: true },
-				}),
+				db.collectionProduct.count({ where: { collectionId: collection.id } }),
+				pickableProducts(collection.id),
 			])
-			return { collection, products: members.map((member) => member.product), pickable }
+			return {
+				collection,
+				products: members.map((member) => member.product),
+				total,
+				page,
+				pages: Math.max(1, Math.ceil(total / COLLECTION_PRODUCTS_PAGE_SIZE)),
+				offset: (page - 1) * COLLECTION_PRODUCTS_PAGE_SIZE,
+				pickable,
+			}
 		},
 
 		create(input: CollectionInput) {
@@ -150,23 +187,43 @@ export function adminCollectionsRepository(db: Db, admin: AdminViewer) {
 			forgetCatalog()
 		},
 
+		/**
+		 * [R146] Swaps a product with its neighbour in the collection: two rows written, however many
+		 * products it holds. Neighbours at the same position (rows written before positions were
+		 * kept distinct) are numbered anew once, in the order shoppers see them, and then swapped.
+		 */
 		async moveProduct(id: string, productId: string, direction: Direction) {
 			const collection = await own(id)
+			const order = direction === 'up' ? ('desc' as const) : ('asc' as const)
 			await transaction(db, async (tx) => {
+				const key = (member: string) => ({ collectionId_productId: { collectionId: collection.id, productId: member } })
+				const moving = await tx.collectionProduct.findUnique({ where: key(productId), select: { position: true } })
+				if (!moving) throw notFound('That product in this collection')
+				// The neighbour the way it moves, in shoppers' order (position, then product id).
+				const past = <T>(value: T) => (direction === 'up' ? { lt: value } : { gt: value })
+				const neighbour = await tx.collectionProduct.findFirst({
+					where: { collectionId: collection.id, OR: [{ position: past(moving.position) }, { position: moving.position, productId: past(productId) }] },
+					orderBy: [{ position: order }, { productId: order }],
+					select: { productId: true, position: true },
+				})
+				if (!neighbour) return
+				if (neighbour.position !== moving.position) {
+					await tx.collectionProduct.update({ where: key(productId), data: { position: neighbour.position } })
+					await tx.collectionProduct.update({ where: key(neighbour.productId), data: { position: moving.position } })
+					return
+				}
 				const members = await tx.collectionProduct.findMany({
 					where: { collectionId: collection.id },
 					orderBy: [{ position: 'asc' }, { productId: 'asc' }],
 					select: { productId: true },
 				})
-				if (!members.some((member) => member.productId === productId)) throw notFound('That product in this collection')
 				const reordered = swapped(
 					members.map((member) => member.productId),
 					productId,
 					direction,
 				)
 				if (!reordered) return
-				for (const [position, member] of reordered.entries())
-					await tx.collectionProduct.update({ where: { collectionId_productId: { collectionId: collection.id, productId: member } }, data: { position } })
+				for (const [position, member] of reordered.entries()) await tx.collectionProduct.update({ where: key(member), data: { position } })
 			})
 			forgetCatalog()
 		},

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, type TestDatabase, anotherStore, openTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import type { AdminViewer, Viewer } from '../data/viewer'
-import { adminCollectionsRepository, swapped } from './admin-collections.server'
+import { COLLECTION_PRODUCTS_PAGE_SIZE, adminCollectionsRepository, swapped } from './admin-collections.server'
 import { catalogRepository } from './catalog.server'
 
 describe('swapping a neighbour', () => {
@@ -112,5 +112,54 @@ describe.each(PROVIDERS)('collections on %s', (provider) => {
 		expect(await t.db.collectionProduct.count({ where: { OR: [{ collectionId: theirs.id }, { productId: foreign.id }] } })).toBe(0)
 		expect(await t.db.collection.findUniqueOrThrow({ where: { id: theirs.id }, select: { slug: true } })).toEqual({ slug: 'theirs' })
 		expect(await shown('theirs')).toBeNull()
+	})
+	it('lists a large collection a page at a time and moves a product by swapping two rows [R146]', async () => {
+		const { id } = await collections().create({ title: 'Everything', slug: slug('everything'), description: '' })
+		const many = 2 * COLLECTION_PRODUCTS_PAGE_SIZE + 10
+		const ids: string[] = []
+		for (let i = 0; i < many; i++) ids.push((await product(`Item ${String(i).padStart(3, '0')}`)).id)
+		await t.db.collectionProduct.createMany({ data: ids.map((productId, position) => ({ collectionId: id, productId, position })) })
+		const titles = (page: { products: Array<{ title: string }> }) => page.products.map((p) => p.title)
+		const first = await collections().get(id)
+		expect(first).toMatchObject({ total: many, page: 1, pages: 3, offset: 0 })
+		expect(titles(first)).toHaveLength(COLLECTION_PRODUCTS_PAGE_SIZE)
+		expect(titles(first)[0]).toBe('Item 000')
+		const last = await collections().get(id, { page: 3 })
+		expect(last).toMatchObject({ page: 3, offset: 2 * COLLECTION_PRODUCTS_PAGE_SIZE })
+		expect(titles(last)).toEqual(Array.from({ length: 10 }, (_, i) => `Item ${String(2 * COLLECTION_PRODUCTS_PAGE_SIZE + i).padStart(3, '0')}`))
+		expect((await collections().get(id, { page: 4 })).products).toEqual([])
+
+		// The first product of page 2 moves up: it and the last of page 1 trade places, nothing else moves.
+		const positions = async () => new Map((await t.db.collectionProduct.findMany({ where: { collectionId: id } })).map((row) => [row.productId, row.position]))
+		const before = await positions()
+		const moving = ids[COLLECTION_PRODUCTS_PAGE_SIZE]!
+		const neighbour = ids[COLLECTION_PRODUCTS_PAGE_SIZE - 1]!
+		await collections().moveProduct(id, moving, 'up')
+		const after = await positions()
+		expect(
+			[...after]
+				.filter(([productId, position]) => before.get(productId) !== position)
+				.map(([productId]) => productId)
+				.sort(),
+		).toEqual([moving, neighbour].sort())
+		expect(titles(await collections().get(id)).at(-1)).toBe(`Item ${String(COLLECTION_PRODUCTS_PAGE_SIZE).padStart(3, '0')}`)
+		// At either end nothing moves; a product not in the collection, or another Store's collection, is not found.
+		await collections().moveProduct(id, ids[0]!, 'up')
+		await collections().moveProduct(id, ids.at(-1)!, 'down')
+		expect(await positions()).toEqual(after)
+		await expect(collections().moveProduct(id, (await product('Outside')).id, 'up')).rejects.toMatchObject({ status: 404 })
+		await expect(adminCollectionsRepository(t.db, { ...admin, storeId: otherStoreId }).moveProduct(id, moving, 'down')).rejects.toMatchObject({ status: 404 })
+	})
+
+	it('moves a product among neighbours that share a position, in the order shoppers see them [R146]', async () => {
+		const { id, slug: tiedSlug } = await collections()
+			.create({ title: 'Tied', slug: slug('tied'), description: '' })
+			.then(async ({ id }) => ({ id, slug: (await collections().get(id)).collection.slug }))
+		const made = [await product('Tie A'), await product('Tie B'), await product('Tie C')]
+		await t.db.collectionProduct.createMany({ data: made.map(({ id: productId }) => ({ collectionId: id, productId, position: 0 })) })
+		const order = await shown(tiedSlug)
+		expect(order).toHaveLength(3)
+		await collections().moveProduct(id, made.find((_, i) => order![2] === `Tie ${'ABC'[i]}`)!.id, 'up')
+		expect(await shown(tiedSlug)).toEqual([order![0], order![2], order![1]])
 	})
 })

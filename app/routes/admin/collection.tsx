@@ -3,10 +3,11 @@ import type { Route } from './+types/collection'
 import { requireAdmin } from '../../auth/guards.server'
 import { DomainError } from '../../errors.server'
 import { adminRepositoriesFor } from '../../repositories.server'
-import { domainFailure, formFailure, parseForm, recordId } from '../../security/form.server'
+import { domainFailure, formFailure, pageParam, parseForm, recordId } from '../../security/form.server'
 import { redirectWithFlash } from '../../security/flash.server'
 import { Field, FormAnswer, FormError, answerTo, unclaimedError } from '../../ui/forms'
 import { MoveButtons, RowButton } from '../../ui/move-buttons'
+import { Pager } from '../../ui/pager'
 import { collectionForm, confirmForm, moveProductForm, productChoiceForm } from './collection-form.server'
 
 export const meta = ({ data: loaded }: Route.MetaArgs) => [{ title: `${loaded?.collection.title ?? 'Collection'} · Store Admin` }]
@@ -20,7 +21,7 @@ function collectionId(params: { id: string }) {
 export async function loader(args: Route.LoaderArgs) {
 	const admin = await requireAdmin(args)
 	try {
-		return await adminRepositoriesFor(admin).collections.get(collectionId(args.params))
+		return await adminRepositoriesFor(admin).collections.get(collectionId(args.params), { page: pageParam(args.request) })
 	} catch (error) {
 		if (error instanceof DomainError) throw data({ message: error.message }, { status: error.status })
 		throw error
@@ -34,6 +35,9 @@ export async function action(args: Route.ActionArgs) {
 	const repo = adminRepositoriesFor(admin).collections
 	const intent = new URL(args.request.url).searchParams.get('intent')
 	const here = `/admin/collections/${id}`
+	// A product's row buttons post from its page of the list, and come back to it.
+	const page = pageParam(args.request)
+	const back = page > 1 ? `${here}?page=${page}` : here
 	// Which of the page's forms this was (its intent; the details form has none): its errors show beside it [R130].
 	const sent = { form: intent === null ? 'details' : PRODUCT_FORMS.has(intent) ? 'products' : intent === 'delete' ? 'delete' : null }
 	try {
@@ -54,13 +58,13 @@ export async function action(args: Route.ActionArgs) {
 				const form = await parseForm(args.request, productChoiceForm)
 				if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
 				await repo.removeProduct(id, form.data.productId)
-				throw await redirectWithFlash(here, 'Product removed from the collection.')
+				throw await redirectWithFlash(back, 'Product removed from the collection.')
 			}
 			case 'move': {
 				const form = await parseForm(args.request, moveProductForm)
 				if (!form.ok) return data({ ...form, ...sent }, { status: 400 })
 				await repo.moveProduct(id, form.data.productId, form.data.direction)
-				throw await redirectWithFlash(here, 'Product moved.')
+				throw await redirectWithFlash(back, 'Product moved.')
 			}
 			case 'delete': {
 				const form = await parseForm(args.request, confirmForm)
@@ -87,7 +91,8 @@ const PRODUCT_FORMS = new Set(['add', 'remove', 'move'])
 const COLLECTION_FORMS = ['details', 'products', 'delete'] as const
 
 export default function EditCollection({ loaderData, actionData }: Route.ComponentProps) {
-	const { collection, products, pickable } = loaderData
+	const { collection, products, pickable, total, page, pages, offset } = loaderData
+	const rowQuery = page > 1 ? `page=${page}` : undefined
 	const answer = (form: (typeof COLLECTION_FORMS)[number]) => answerTo(actionData, form)
 	const errors: Record<string, string | undefined> = answer('details')?.fieldErrors ?? {}
 	return (
@@ -119,16 +124,22 @@ export default function EditCollection({ loaderData, actionData }: Route.Compone
 				<h2>Products, in the order shoppers see them</h2>
 				<FormAnswer answer={answer('products')} />
 				{products.length === 0 ? (
-					<p data-testid="collection-products-empty">No products in this collection yet.</p>
+					<p data-testid="collection-products-empty">{total === 0 ? 'No products in this collection yet.' : 'No products on this page.'}</p>
 				) : (
-					<ol className="collection-products">
+					<ol className="collection-products" start={offset + 1}>
 						{products.map((product, index) => (
 							<li key={product.id} data-testid="collection-product">
 								<Link to={`/admin/products/${product.id}`}>{product.title}</Link>
 								{product.status === 'active' ? null : <span className="hint"> ({product.status}: not shown)</span>}
 								<div className="row-actions">
-									<MoveButtons fields={{ productId: product.id }} first={index === 0} last={index === products.length - 1} title={product.title} />
-									<RowButton intent="remove" fields={{ productId: product.id }} label={`Remove ${product.title}`}>
+									<MoveButtons
+										fields={{ productId: product.id }}
+										first={offset + index === 0}
+										last={offset + index === total - 1}
+										title={product.title}
+										query={rowQuery}
+									/>
+									<RowButton intent="remove" fields={{ productId: product.id }} label={`Remove ${product.title}`} query={rowQuery}>
 										Remove
 									</RowButton>
 								</div>
@@ -136,6 +147,7 @@ export default function EditCollection({ loaderData, actionData }: Route.Compone
 						))}
 					</ol>
 				)}
+				<Pager page={page} pages={pages} summary={`${total} products`} />
 				{pickable.length > 0 ? (
 					<Form method="post" action="?intent=add" className="inline-form">
 						<label htmlFor="add-product">Add a product</label>
