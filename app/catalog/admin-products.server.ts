@@ -5,6 +5,8 @@ import { storeCountTotal } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { PRODUCT_STATUSES, forgetCatalog, type ProductStatus } from './catalog.server'
+import { ADMIN_PRODUCT_SEARCH_CAP, searchAdminProductIds } from './search.server'
+import { searchTerms } from '../rules/search-terms'
 import { isUniqueViolation } from '../data/unique-violation'
 import { lineName, lowestPrice, readOptionList, totalStock, variantProblems, variantRow, variantTitle, type VariantInput } from '../rules/variants'
 
@@ -154,23 +156,30 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 
 	return {
 		async page({ page = 1, query = '', status }: { page?: number; query?: string; status?: ProductStatus }) {
-			const where = {
-				storeId,
-				...(status ? { status } : {}),
-				...(query ? { OR: [{ title: { contains: query } }, { slug: { contains: query.toLowerCase() } }] } : {}),
+			const skip = (page - 1) * ADMIN_PAGE_SIZE
+			const terms = searchTerms(query)
+			// A question without a word lists every product, as no question does.
+			if (terms.length > 0) {
+				const found = await searchAdminProductIds(db, storeId, { terms, slug: query.trim().toLowerCase(), status, skip, take: ADMIN_PAGE_SIZE })
+				// By primary key alone (with the Store beside the ids SQLite walked the Store's products);
+				// the ids came from this Store's search, and the Store is checked on each row.
+				const rows = found.ids.length === 0 ? [] : await db.product.findMany({ where: { id: { in: found.ids } }, select: { ...adminFields, storeId: true } })
+				const byId = new Map(rows.filter((row) => row.storeId === storeId).map(({ storeId: _store, ...row }) => [row.id, row]))
+				const more = found.total > ADMIN_PRODUCT_SEARCH_CAP
+				const total = more ? ADMIN_PRODUCT_SEARCH_CAP : found.total
+				const products = found.ids.flatMap((id) => {
+					const row = byId.get(id)
+					return row ? [shown(row)] : []
+				})
+				return { products, total, more, page, pages: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
 			}
+			const where = { storeId, ...(status ? { status } : {}) }
 			const [products, total] = await Promise.all([
-				db.product.findMany({
-					where,
-					orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-					skip: (page - 1) * ADMIN_PAGE_SIZE,
-					take: ADMIN_PAGE_SIZE,
-					select: adminFields,
-				}),
-				// A search is counted; the whole list or one status is read from the kept counts.
-				query ? db.product.count({ where }) : countOf(status),
+				db.product.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }], skip, take: ADMIN_PAGE_SIZE, select: adminFields }),
+				// The whole list or one status is read from the kept counts.
+				countOf(status),
 			])
-			return { products: products.map(shown), total, page, pages: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
+			return { products: products.map(shown), total, more: false, page, pages: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
 		},
 
 		get: own,

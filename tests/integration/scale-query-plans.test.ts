@@ -212,6 +212,20 @@ describe.each(PROVIDERS)('the pages of a store of real size read no growing tabl
 		expect(used).toMatch(/orders_storeId_email_createdAt_idx/)
 	})
 
+	it("Store Admin's product search reads the title index and the slug key, never every product [R145]", async () => {
+		const products = adminProductsRepository(t.db, admin)
+		const seen = await plans(async () => {
+			expect((await products.page({ query: COMMON_WORD })).total).toBeGreaterThan(20)
+			await products.page({ query: COMMON_WORD, page: 3 })
+			await products.page({ query: COMMON_WORD, status: 'draft' })
+			// A word of descriptions only: none of the titles has it.
+			expect(await products.page({ query: RARE_WORD })).toMatchObject({ total: 0, more: false })
+		})
+		expect(fullReads(seen, engineOf(t.db))).toEqual([])
+		const used = seen.flatMap(({ plan }) => plan).join('\n')
+		expect(used).toMatch(provider === 'sqlite' ? /product_search VIRTUAL TABLE/ : /products_title_search_idx/)
+	})
+
 	it('keeps no pending list in the search indexes, which every search would read whole [R139]', async () => {
 		if (provider === 'sqlite') {
 			// FTS5 merges as it writes; its customer index holds the first letters of every word.
@@ -222,11 +236,12 @@ describe.each(PROVIDERS)('the pages of a store of real size read no growing tabl
 			return
 		}
 		const options = await t.db.$queryRawUnsafe<Array<{ relname: string; reloptions: string[] | null }>>(
-			`SELECT relname, reloptions FROM pg_class WHERE relname IN ('orders_search_idx', 'products_search_idx', 'users_search_idx') ORDER BY relname`,
+			`SELECT relname, reloptions FROM pg_class WHERE relname IN ('orders_search_idx', 'products_search_idx', 'products_title_search_idx', 'users_search_idx') ORDER BY relname`,
 		)
 		expect(options).toEqual([
 			{ relname: 'orders_search_idx', reloptions: ['fastupdate=off'] },
 			{ relname: 'products_search_idx', reloptions: ['fastupdate=off'] },
+			{ relname: 'products_title_search_idx', reloptions: ['fastupdate=off'] },
 			{ relname: 'users_search_idx', reloptions: ['fastupdate=off'] },
 		])
 	})

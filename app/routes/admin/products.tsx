@@ -15,7 +15,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export default function Products({ loaderData }: Route.ComponentProps) {
-	const { products, page, pages, total } = loaderData
+	const { products, page, pages, total, more } = loaderData
 	return (
 		<AdminList
 			heading="Products"
@@ -57,7 +57,11 @@ export default function Products({ loaderData }: Route.ComponentProps) {
 				{ header: 'Variants', cell: (product) => product.variants.length },
 			]}
 			empty={(filtered) => (total === 0 && !filtered ? 'No products yet. Add your first one.' : 'No product matches.')}
-			pager={{ page, pages, summary: `${total} products` }}
+			pager={{
+				page,
+				pages,
+				summary: more ? `More than ${total} products match: the first ${total} are listed; add a word to narrow the search` : `${total} products`,
+			}}
 		/>
 	)
 }

@@ -1,0 +1,3 @@
+-- Nothing to change here: the PostgreSQL half of this migration indexes the words of each
+-- Product's title for Store Admin's product search. SQLite's FTS5 table "product_search" holds
+-- the title as a column of its own already, and a search names that column.
