@@ -116,42 +116,33 @@ test('past 12 collections the home page links "All collections", which lists eve
 	expect(lateHtml).not.toContain(`Shelf ${run}`)
 })
 
-test('a collection of 61 products opens a page at a time in Store Admin, and a move across the edge comes back to its page [R146]', async ({ request }) => {
+test('a collection’s row buttons come back to the page they were on, and a page past the end lists nothing [R146]', async ({ request }) => {
+	// The paging itself (60 a page, a move across a page's edge) is proven on 130 products in
+	// app/catalog/collections.server.test.ts; the shared e2e store keeps its demo products in view.
 	await signIn(request, ADMIN_EMAIL, ADMIN_PASSWORD)
 	const run = randomUUID().slice(0, 8)
-	const made = await request.post('/admin/collections', { form: { title: `Big ${run}`, slug: `big-${run}`, description: '' }, maxRedirects: 0 })
+	const made = await request.post('/admin/collections', { form: { title: `Paged ${run}`, slug: `paged-${run}`, description: '' }, maxRedirects: 0 })
 	expect(made.status()).toBe(302)
 	const here = made.headers().location!
 	expect(here).toMatch(/^\/admin\/collections\/[\w-]+$/)
-	for (let i = 0; i < 61; i++) {
-		const title = `Big ${run} ${String(i).padStart(2, '0')}`
-		const product = await request.post('/admin/products/new', {
-			form: { title, slug: `big-${run}-${i}`, description: '', status: 'active', 'variant.0.price': '5', 'variant.0.stock': '1' },
-			maxRedirects: 0,
-		})
-		expect(product.status()).toBe(302)
-		const id = /\/admin\/products\/([\w-]+)/.exec(product.headers().location ?? '')?.[1]
-		expect(id).toBeTruthy()
-		expect((await request.post(`${here}?intent=add`, { form: { productId: id! }, maxRedirects: 0 })).status()).toBe(302)
-	}
-	const rows = async (page: number) => {
-		const html = await (await request.get(`${here}?page=${page}`)).text()
-		return { html, titles: [...html.matchAll(/data-testid="collection-product"><a [^>]*>([^<]+)</g)].map((match) => match[1]) }
-	}
-	const first = await rows(1)
-	expect(first.titles).toHaveLength(60)
-	expect(first.html.replaceAll('<!-- -->', '')).toContain('Page 1 of 2 · 61 products')
-	const second = await rows(2)
-	expect(second.titles).toEqual([`Big ${run} 60`])
-	// Moving the only product of page 2 up: it trades places with the last of page 1, and the answer comes back to page 2.
-	const moving = /name="productId" value="([\w-]+)"/.exec(second.html.slice(second.html.indexOf('data-testid="collection-product"')))?.[1]
-	const moved = await request.post(`${here}?intent=move&page=2`, { form: { productId: moving!, direction: 'up' }, maxRedirects: 0 })
+	const titles = (html: string) => [...html.matchAll(/data-testid="collection-product"><a [^>]*>([^<]+)</g)].map((match) => match[1])
+	const offered = await (await request.get(here)).text()
+	const choice = (title: string) => new RegExp(`<option value="([\\w-]+)">${title}</option>`).exec(offered)?.[1]
+	const [notebook, mug] = [choice('Field notebook'), choice('Enamel camp mug')]
+	expect(notebook && mug).toBeTruthy()
+	for (const productId of [notebook!, mug!]) expect((await request.post(`${here}?intent=add`, { form: { productId }, maxRedirects: 0 })).status()).toBe(302)
+	expect(titles(await (await request.get(here)).text())).toEqual(['Field notebook', 'Enamel camp mug'])
+
+	const moved = await request.post(`${here}?intent=move&page=2`, { form: { productId: mug!, direction: 'up' }, maxRedirects: 0 })
 	expect(moved.status()).toBe(302)
 	expect(moved.headers().location).toBe(`${here}?page=2`)
-	expect((await rows(1)).titles.at(-1)).toBe(`Big ${run} 60`)
-	expect((await rows(2)).titles).toEqual([`Big ${run} 59`])
-	// A page past the end lists nothing and still offers the way back.
-	const past = await rows(3)
-	expect(past.titles).toEqual([])
-	expect(past.html).toContain('No products on this page.')
+	const past = await (await request.get(`${here}?page=2`)).text()
+	expect(titles(past)).toEqual([])
+	expect(past).toContain('No products on this page.')
+	expect(titles(await (await request.get(here)).text())).toEqual(['Enamel camp mug', 'Field notebook'])
+	// A page that is not a number is the first; a remove from page 1 comes back to the bare address.
+	expect(titles(await (await request.get(`${here}?page=abc`)).text())).toEqual(['Enamel camp mug', 'Field notebook'])
+	const removed = await request.post(`${here}?intent=remove`, { form: { productId: mug! }, maxRedirects: 0 })
+	expect(removed.headers().location).toBe(here)
+	expect(titles(await (await request.get(here)).text())).toEqual(['Field notebook'])
 })
