@@ -99,8 +99,10 @@ async function pagesOf(url: string): Promise<{ pages: Page[]; slug: string }> {
 				path: `/admin/orders?before=${Math.max(lastNumber + 1 - late(orders, 1), 1001 + ADMIN_ORDERS_PAGE_SIZE)}`,
 				admin: true,
 			},
-			// A word in many buyers' emails (the seed's first names), and one no email has.
+			// A word in many buyers' emails (the seed's first names), one in every email (a full page
+			// on both stores, so its ratio is of the search alone), and one no email has.
 			{ title: '/admin/orders?q= common', path: `/admin/orders?q=${COMMON_BUYER_WORD}`, admin: true },
+			{ title: '/admin/orders?q= every', path: '/admin/orders?q=example', admin: true },
 			{ title: '/admin/orders?q= none', path: '/admin/orders?q=zzyzx', admin: true },
 			{ title: '/admin/orders/:number', path: `/admin/orders/${lastNumber - Math.floor(orders / 2)}`, admin: true },
 			{ title: '/admin/customers', path: '/admin/customers', admin: true },
