@@ -62,6 +62,19 @@ describe.each(PROVIDERS)("Store Admin's product search on %s", (provider) => {
 			await expect(products.page({ query })).resolves.toMatchObject({ more: false })
 		}
 		expect(await products.page({ query: '%' })).toMatchObject({ total: 4 })
+		// A row carries what the list shows, not the product's description or its variants' own fields.
+		const [row] = (await products.page({ query: 'cap-a-1234' })).products
+		expect(row).toEqual({
+			id: expect.any(String),
+			slug: 'cap-a-1234',
+			title: 'Cap',
+			priceMinor: 500,
+			status: 'active',
+			updatedAt: expect.any(Date),
+			stock: 0,
+			priceVaries: false,
+			variantCount: 0,
+		})
 	})
 
 	it('never finds another Store’s products, by word or by slug [R4] [R145]', async () => {

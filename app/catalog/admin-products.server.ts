@@ -43,6 +43,30 @@ const adminFields = {
 	variants: { orderBy: VARIANT_ORDER, select: variantFields },
 } as const
 
+/**
+ * What a row of Store Admin's products list shows: no description (up to 2,000 characters) and of
+ * the variants only their prices and stock, so a page of 20 products does not carry 20 whole
+ * products into the page's data.
+ */
+const listFields = {
+	id: true,
+	slug: true,
+	title: true,
+	priceMinor: true,
+	status: true,
+	updatedAt: true,
+	variants: { select: { priceMinor: true, stock: true } },
+} as const
+
+function listed<P extends { priceMinor: number; variants: Array<{ priceMinor: number; stock: number }> }>({ variants, ...product }: P) {
+	return {
+		...product,
+		stock: totalStock(variants),
+		priceVaries: variants.some((variant) => variant.priceMinor !== product.priceMinor),
+		variantCount: variants.length,
+	}
+}
+
 /** A product as Store Admin reads it: options as a list, and the stock of all its variants. */
 type Stored = { optionNames: string; variants: Array<{ optionValues: string; stock: number }> }
 type Shown<P extends Stored> = Omit<P, 'optionNames' | 'variants'> & {
@@ -163,23 +187,23 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 				const found = await searchAdminProductIds(db, storeId, { terms, slug: query.trim().toLowerCase(), status, skip, take: ADMIN_PAGE_SIZE })
 				// By primary key alone (with the Store beside the ids SQLite walked the Store's products);
 				// the ids came from this Store's search, and the Store is checked on each row.
-				const rows = found.ids.length === 0 ? [] : await db.product.findMany({ where: { id: { in: found.ids } }, select: { ...adminFields, storeId: true } })
+				const rows = found.ids.length === 0 ? [] : await db.product.findMany({ where: { id: { in: found.ids } }, select: { ...listFields, storeId: true } })
 				const byId = new Map(rows.filter((row) => row.storeId === storeId).map(({ storeId: _store, ...row }) => [row.id, row]))
 				const more = found.total > ADMIN_PRODUCT_SEARCH_CAP
 				const total = more ? ADMIN_PRODUCT_SEARCH_CAP : found.total
 				const products = found.ids.flatMap((id) => {
 					const row = byId.get(id)
-					return row ? [shown(row)] : []
+					return row ? [listed(row)] : []
 				})
 				return { products, total, more, page, pages: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
 			}
 			const where = { storeId, ...(status ? { status } : {}) }
 			const [products, total] = await Promise.all([
-				db.product.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }], skip, take: ADMIN_PAGE_SIZE, select: adminFields }),
+				db.product.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }], skip, take: ADMIN_PAGE_SIZE, select: listFields }),
 				// The whole list or one status is read from the kept counts.
 				countOf(status),
 			])
-			return { products: products.map(shown), total, more: false, page, pages: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
+			return { products: products.map(listed), total, more: false, page, pages: Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE)) }
 		},
 
 		get: own,

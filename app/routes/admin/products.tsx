@@ -48,13 +48,13 @@ export default function Products({ loaderData }: Route.ComponentProps) {
 					header: 'Price',
 					cell: (product) => (
 						<>
-							{product.variants.some((variant) => variant.priceMinor !== product.priceMinor) ? 'From ' : null}
+							{product.priceVaries ? 'From ' : null}
 							<Price minor={product.priceMinor} />
 						</>
 					),
 				},
 				{ header: 'Stock', cell: (product) => product.stock },
-				{ header: 'Variants', cell: (product) => product.variants.length },
+				{ header: 'Variants', cell: (product) => product.variantCount },
 			]}
 			empty={(filtered) => (total === 0 && !filtered ? 'No products yet. Add your first one.' : 'No product matches.')}
 			pager={{
