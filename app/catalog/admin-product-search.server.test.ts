@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, anotherStore, openPrivateTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import type { AdminViewer } from '../data/viewer'
 import { ADMIN_PAGE_SIZE, adminProductsRepository } from './admin-products.server'
-import { ADMIN_PRODUCT_SEARCH_CAP } from './search.server'
+import { ADMIN_SEARCH_CAP } from '../rules/search-terms'
 
 describe.each(PROVIDERS)("Store Admin's product search on %s", (provider) => {
 	let t: Awaited<ReturnType<typeof openPrivateTestDatabase>>
@@ -91,14 +91,14 @@ describe.each(PROVIDERS)("Store Admin's product search on %s", (provider) => {
 	})
 
 	it('counts a common word up to 1,000 products and lists those, saying there are more [R145]', async () => {
-		const many = ADMIN_PRODUCT_SEARCH_CAP + 3
+		const many = ADMIN_SEARCH_CAP + 3
 		const { products } = await storeWith(Array.from({ length: many }, (_, i) => ({ title: `Linen thing ${i}`, slug: `linen-${i}` })))
 		const first = await products.page({ query: 'linen' })
-		expect(first).toMatchObject({ total: ADMIN_PRODUCT_SEARCH_CAP, more: true, pages: ADMIN_PRODUCT_SEARCH_CAP / ADMIN_PAGE_SIZE })
+		expect(first).toMatchObject({ total: ADMIN_SEARCH_CAP, more: true, pages: ADMIN_SEARCH_CAP / ADMIN_PAGE_SIZE })
 		expect(titles(first)[0]).toBe(`Linen thing ${many - 1}`)
-		const last = await products.page({ query: 'linen', page: ADMIN_PRODUCT_SEARCH_CAP / ADMIN_PAGE_SIZE })
+		const last = await products.page({ query: 'linen', page: ADMIN_SEARCH_CAP / ADMIN_PAGE_SIZE })
 		expect(titles(last)).toHaveLength(ADMIN_PAGE_SIZE)
-		expect(await products.page({ query: 'linen', page: ADMIN_PRODUCT_SEARCH_CAP / ADMIN_PAGE_SIZE + 1 })).toMatchObject({ products: [], more: true })
+		expect(await products.page({ query: 'linen', page: ADMIN_SEARCH_CAP / ADMIN_PAGE_SIZE + 1 })).toMatchObject({ products: [], more: true })
 		expect(await products.page({ query: 'thing 100' })).toMatchObject({ total: 4, more: false })
 		expect(await products.page({})).toMatchObject({ total: many, more: false })
 	})

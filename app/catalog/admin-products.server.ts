@@ -5,8 +5,8 @@ import { storeCountTotal } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 import { DomainError, notFound } from '../errors.server'
 import { PRODUCT_STATUSES, forgetCatalog, type ProductStatus } from './catalog.server'
-import { ADMIN_PRODUCT_SEARCH_CAP, searchAdminProductIds } from './search.server'
-import { searchTerms } from '../rules/search-terms'
+import { searchAdminProductIds } from './search.server'
+import { ADMIN_SEARCH_CAP, searchTerms } from '../rules/search-terms'
 import { isUniqueViolation } from '../data/unique-violation'
 import { lineName, lowestPrice, readOptionList, totalStock, variantProblems, variantRow, variantTitle, type VariantInput } from '../rules/variants'
 
@@ -189,8 +189,8 @@ export function adminProductsRepository(db: Db, admin: AdminViewer) {
 				// the ids came from this Store's search, and the Store is checked on each row.
 				const rows = found.ids.length === 0 ? [] : await db.product.findMany({ where: { id: { in: found.ids } }, select: { ...listFields, storeId: true } })
 				const byId = new Map(rows.filter((row) => row.storeId === storeId).map(({ storeId: _store, ...row }) => [row.id, row]))
-				const more = found.total > ADMIN_PRODUCT_SEARCH_CAP
-				const total = more ? ADMIN_PRODUCT_SEARCH_CAP : found.total
+				const more = found.total > ADMIN_SEARCH_CAP
+				const total = more ? ADMIN_SEARCH_CAP : found.total
 				const products = found.ids.flatMap((id) => {
 					const row = byId.get(id)
 					return row ? [listed(row)] : []

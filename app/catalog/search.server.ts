@@ -1,6 +1,6 @@
 import { type Db, engineOf } from '../data/db.server'
 import type { Viewer } from '../data/viewer'
-import { fts5Query, tsQuery } from '../rules/search-terms'
+import { ADMIN_SEARCH_CAP, fts5Query, tsQuery } from '../rules/search-terms'
 import type { SearchSort } from './sort'
 
 /**
@@ -52,12 +52,6 @@ export async function searchProductIds(
 const PG_TITLE = `to_tsvector('simple', p."title")`
 
 /**
- * [R145] How many Products a Store Admin search counts and lists at most: past it the admin is
- * told there are more and asked for another word.
- */
-export const ADMIN_PRODUCT_SEARCH_CAP = 1000
-
-/**
  * [R145] Store Admin's product search: the Store's Products in any status (or the one asked)
  * with every word, as a prefix, in the title, or with exactly that slug; most recently changed
  * first, and how many there are up to the cap and one more. The title's words come from an index
@@ -83,16 +77,13 @@ export async function searchAdminProductIds(
 		? [`title : (${fts5Query(terms)})`, storeId, slug, storeId, ...(status ? [status] : [])]
 		: [storeId, tsQuery(terms), slug, ...(status ? [status] : [])]
 	const [rows, counted] = await Promise.all([
-		skip >= ADMIN_PRODUCT_SEARCH_CAP
+		skip >= ADMIN_SEARCH_CAP
 			? []
 			: db.$queryRawUnsafe<Array<{ id: string }>>(
 					`SELECT p."id" AS id ${match} ORDER BY p."updatedAt" DESC, p."id" DESC LIMIT ${Number(take)} OFFSET ${Number(skip)}`,
 					...params,
 				),
-		db.$queryRawUnsafe<Array<{ n: number | bigint }>>(
-			`SELECT COUNT(*) AS n FROM (SELECT 1 ${match} LIMIT ${ADMIN_PRODUCT_SEARCH_CAP + 1}) AS found`,
-			...params,
-		),
+		db.$queryRawUnsafe<Array<{ n: number | bigint }>>(`SELECT COUNT(*) AS n FROM (SELECT 1 ${match} LIMIT ${ADMIN_SEARCH_CAP + 1}) AS found`, ...params),
 	])
 	return { ids: rows.map((row) => row.id), total: Number(counted[0]?.n ?? 0) }
 }

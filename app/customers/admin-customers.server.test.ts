@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, anotherStore, openPrivateTestDatabase, signUpAdmin, signUpCustomer } from '../../tests/helpers/databases'
 import type { AdminViewer } from '../data/viewer'
-import { CUSTOMERS_PAGE_SIZE, SEARCH_COUNT_CAP, adminCustomersRepository } from './admin-customers.server'
+import { ADMIN_SEARCH_CAP } from '../rules/search-terms'
+import { CUSTOMERS_PAGE_SIZE, adminCustomersRepository } from './admin-customers.server'
 
 describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 	let t: Awaited<ReturnType<typeof openPrivateTestDatabase>>
@@ -88,7 +89,7 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 	it('counts a common word to the cap and lists the first matches only, newest first, whatever the store holds [R115]', async () => {
 		// A Store of its own, with more customers of one word than the search counts.
 		const { id: storeId } = await anotherStore(t.db)
-		const many = SEARCH_COUNT_CAP + 3
+		const many = ADMIN_SEARCH_CAP + 3
 		const created = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000)
 		await t.db.user.createMany({
 			data: Array.from({ length: many }, (_, i) => ({ id: randomUUID(), storeId, name: `Common Name${i}`, email: `c${i}@example.com`, createdAt: created(i) })),
@@ -96,14 +97,14 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 		await t.db.user.create({ data: { id: randomUUID(), storeId, name: 'Rare Common', email: 'rare@example.com', createdAt: created(many) } })
 		const customers = adminCustomersRepository(t.db, { ...admin, storeId })
 		const first = await customers.page({ query: 'common' })
-		expect(first).toMatchObject({ total: SEARCH_COUNT_CAP, more: true, pages: SEARCH_COUNT_CAP / CUSTOMERS_PAGE_SIZE })
+		expect(first).toMatchObject({ total: ADMIN_SEARCH_CAP, more: true, pages: ADMIN_SEARCH_CAP / CUSTOMERS_PAGE_SIZE })
 		expect(first.customers.map((c) => c.name).slice(0, 2)).toEqual(['Rare Common', `Common Name${many - 1}`])
 		expect(first.customers[0]).toMatchObject({ email: 'rare@example.com', createdAt: created(many), orders: 0, spentMinor: 0 })
 		// The last page within the cap is full; one past it is empty and reads no account.
-		const last = await customers.page({ query: 'common', page: SEARCH_COUNT_CAP / CUSTOMERS_PAGE_SIZE })
+		const last = await customers.page({ query: 'common', page: ADMIN_SEARCH_CAP / CUSTOMERS_PAGE_SIZE })
 		expect(last.customers).toHaveLength(CUSTOMERS_PAGE_SIZE)
-		expect(last.customers.at(-1)?.name).toBe(`Common Name${many + 1 - SEARCH_COUNT_CAP}`)
-		expect(await customers.page({ query: 'common', page: SEARCH_COUNT_CAP / CUSTOMERS_PAGE_SIZE + 1 })).toMatchObject({ customers: [], more: true })
+		expect(last.customers.at(-1)?.name).toBe(`Common Name${many + 1 - ADMIN_SEARCH_CAP}`)
+		expect(await customers.page({ query: 'common', page: ADMIN_SEARCH_CAP / CUSTOMERS_PAGE_SIZE + 1 })).toMatchObject({ customers: [], more: true })
 		// Under the cap the count is exact, and the list without a question counts every customer.
 		expect(await customers.page({ query: 'rare' })).toMatchObject({ total: 1, more: false, customers: [{ email: 'rare@example.com' }] })
 		expect(await customers.page({ query: 'name1' })).toMatchObject({ total: 114, more: false })
@@ -337,7 +338,7 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 			data: { storeId, handle: 'offline', provider: 'offline', displayName: 'Bank' },
 			select: { id: true },
 		})
-		const many = SEARCH_COUNT_CAP + 3
+		const many = ADMIN_SEARCH_CAP + 3
 		await t.db.order.createMany({
 			data: Array.from({ length: many }, (_, i) => ({
 				storeId,
@@ -360,9 +361,9 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 		const guests = adminCustomersRepository(t.db, { ...admin, storeId })
 		expect(await guests.guests({})).toMatchObject({ total: many, more: false })
 		const searched = await guests.guests({ query: 'many.example' })
-		expect(searched).toMatchObject({ total: SEARCH_COUNT_CAP, more: true, pages: SEARCH_COUNT_CAP / CUSTOMERS_PAGE_SIZE })
+		expect(searched).toMatchObject({ total: ADMIN_SEARCH_CAP, more: true, pages: ADMIN_SEARCH_CAP / CUSTOMERS_PAGE_SIZE })
 		expect(searched.guests[0]?.email).toBe(`buyer${many - 1}@many.example`)
-		expect(await guests.guests({ query: 'many.example', page: SEARCH_COUNT_CAP / CUSTOMERS_PAGE_SIZE + 1 })).toMatchObject({ guests: [], more: true })
+		expect(await guests.guests({ query: 'many.example', page: ADMIN_SEARCH_CAP / CUSTOMERS_PAGE_SIZE + 1 })).toMatchObject({ guests: [], more: true })
 		expect(await guests.guests({ query: 'buyer100' })).toMatchObject({ total: 4, more: false })
 	})
 })

@@ -2,14 +2,9 @@ import { type Db, engineOf } from '../data/db.server'
 import { storeCounts } from '../data/store-counts.server'
 import type { AdminViewer } from '../data/viewer'
 import { notFound } from '../errors.server'
-import { fts5Query, searchTerms, tsQuery } from '../rules/search-terms'
+import { ADMIN_SEARCH_CAP, fts5Query, searchTerms, tsQuery } from '../rules/search-terms'
 
 export const CUSTOMERS_PAGE_SIZE = 20
-/**
- * How many accounts a customer search counts and lists at most (50 pages): past it the admin is
- * told there are more and asked for another word, so a common word never costs every match.
- */
-export const SEARCH_COUNT_CAP = 1000
 /** The most recent Orders a customer's page lists. */
 const ORDERS_SHOWN = 50
 
@@ -20,7 +15,7 @@ const PG_CUSTOMER_WORDS = `to_tsvector('simple', u."name" || ' ' || translate(u.
 
 /**
  * [R115] One page of the Store's customers with every word of `terms` as a prefix of a
- * word of their name or email, newest first, and how many there are up to SEARCH_COUNT_CAP, from
+ * word of their name or email, newest first, and how many there are up to ADMIN_SEARCH_CAP, from
  * the search index alone: SQLite's `customer_search` holds each customer's Store (its rowids
  * follow the order accounts were created in) and an index of every word's first one to three
  * letters, PostgreSQL's GIN index finds the accounts and sorts only those. Neither the count nor
@@ -29,7 +24,7 @@ const PG_CUSTOMER_WORDS = `to_tsvector('simple', u."name" || ' ' || translate(u.
  */
 async function searchCustomers(db: Db, storeId: string, { terms, skip, take }: { terms: string[]; skip: number; take: number }) {
 	const page = `LIMIT ${Number(take)} OFFSET ${Number(skip)}`
-	const upToCap = `LIMIT ${SEARCH_COUNT_CAP + 1}`
+	const upToCap = `LIMIT ${ADMIN_SEARCH_CAP + 1}`
 	// The page's accounts in the same statement, by primary key, kept to this Store's customers here too.
 	const profile = `u."id", u."name", u."email", u."createdAt"`
 	const customer = (storeParam: string) => `u."storeId" = ${storeParam} AND u."role" = 'user'`
@@ -95,7 +90,7 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 
 	const searched = async (terms: string[], skip: number) => {
 		// A page past the cap is not read: it could only be reached by a hand-made address.
-		if (skip >= SEARCH_COUNT_CAP) return { users: [], total: (await searchCustomers(db, storeId, { terms, skip: 0, take: 0 })).total }
+		if (skip >= ADMIN_SEARCH_CAP) return { users: [], total: (await searchCustomers(db, storeId, { terms, skip: 0, take: 0 })).total }
 		return searchCustomers(db, storeId, { terms, skip, take: CUSTOMERS_PAGE_SIZE })
 	}
 
@@ -107,8 +102,8 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 			const { users, total } = terms.length > 0 ? await searched(terms, skip) : await listed(skip)
 			const totals = await totalsOf(users.map((user) => user.id))
 			// A search counts to the cap and one more: `more` says there are others past it.
-			const more = terms.length > 0 && total > SEARCH_COUNT_CAP
-			const shown = more ? SEARCH_COUNT_CAP : total
+			const more = terms.length > 0 && total > ADMIN_SEARCH_CAP
+			const shown = more ? ADMIN_SEARCH_CAP : total
 			return {
 				customers: users.map((user) => ({ ...user, ...(totals.get(user.id) ?? { orders: 0, spentMinor: 0 }) })),
 				total: shown,
@@ -129,7 +124,7 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 			const where = { storeId, ...(query ? { email: containing(query.toLowerCase()) } : {}) }
 			// Past the cap a search's page is not read: it could only be reached by a hand-made address.
 			const [rows, total] = await Promise.all([
-				query && skip >= SEARCH_COUNT_CAP
+				query && skip >= ADMIN_SEARCH_CAP
 					? []
 					: db.guestBuyer.findMany({
 							where,
@@ -139,10 +134,10 @@ export function adminCustomersRepository(db: Db, admin: AdminViewer) {
 							select: { email: true, orders: true, capturedMinor: true, refundedMinor: true, lastOrderAt: true },
 						}),
 				// Every guest buyer is a kept count; a search counts its matches up to the cap and one more.
-				query ? db.guestBuyer.count({ where, take: SEARCH_COUNT_CAP + 1 }) : storeCounts(db, storeId, ['guests']).then((counts) => counts.guests),
+				query ? db.guestBuyer.count({ where, take: ADMIN_SEARCH_CAP + 1 }) : storeCounts(db, storeId, ['guests']).then((counts) => counts.guests),
 			])
-			const more = Boolean(query) && total > SEARCH_COUNT_CAP
-			const shown = more ? SEARCH_COUNT_CAP : total
+			const more = Boolean(query) && total > ADMIN_SEARCH_CAP
+			const shown = more ? ADMIN_SEARCH_CAP : total
 			return {
 				guests: rows.map((row) => ({
 					email: row.email,

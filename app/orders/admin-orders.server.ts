@@ -9,8 +9,8 @@ import { DomainError, notFound } from '../errors.server'
 import { MAX_STOCK } from '../rules/limits'
 import { CHECKOUT_CONTENTION, limitLockWaits, retryOnContention } from './contention.server'
 import { ORDER_LINE_ORDER } from './listing-order'
-import { ORDER_SEARCH_CAP, countMatchingOrders, matchingOrders } from './order-search.server'
-import { searchTerms } from '../rules/search-terms'
+import { countMatchingOrders, matchingOrders } from './order-search.server'
+import { ADMIN_SEARCH_CAP, searchTerms } from '../rules/search-terms'
 import { orderDetailFields, refundMail, transitionOrder } from './orders.server'
 import { NO_PAYMENT_DUE, ORDER_STATUSES, canTransition, type OrderStatus } from '../rules/order-status'
 import { viewerScope } from '../data/scope'
@@ -96,12 +96,12 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 		// the rest from the index; a page further down, or a number, reads the keys of every match.
 		const newestOnly = cursor === null && number === null
 		const [matches, counted] = await Promise.all([
-			matchingOrders(db, storeId, { terms, number, status, take: newestOnly ? ADMIN_ORDERS_PAGE_SIZE + 1 : ORDER_SEARCH_CAP + 1 }),
+			matchingOrders(db, storeId, { terms, number, status, take: newestOnly ? ADMIN_ORDERS_PAGE_SIZE + 1 : ADMIN_SEARCH_CAP + 1 }),
 			newestOnly ? countMatchingOrders(db, storeId, { terms, status }) : null,
 		])
 		const found = counted ?? matches.length
-		const more = found > ORDER_SEARCH_CAP
-		const listed = matches.slice(0, ORDER_SEARCH_CAP)
+		const more = found > ADMIN_SEARCH_CAP
+		const listed = matches.slice(0, ADMIN_SEARCH_CAP)
 		const page = await keysetPage({
 			cursor,
 			size: ADMIN_ORDERS_PAGE_SIZE,
@@ -125,7 +125,7 @@ export function adminOrdersRepository(db: Db, admin: AdminViewer, sendRefund: Re
 			},
 			keyOf: (order) => String(order.number),
 		})
-		return { orders: page.rows, newer: page.newer, older: page.older, total: Math.min(found, ORDER_SEARCH_CAP), more }
+		return { orders: page.rows, newer: page.newer, older: page.older, total: Math.min(found, ADMIN_SEARCH_CAP), more }
 	}
 
 	return {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROVIDERS, anotherStore, openPrivateTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import type { AdminViewer } from '../data/viewer'
 import { ADMIN_ORDERS_PAGE_SIZE, adminOrdersRepository } from './admin-orders.server'
-import { ORDER_SEARCH_CAP } from './order-search.server'
+import { ADMIN_SEARCH_CAP } from '../rules/search-terms'
 
 describe.each(PROVIDERS)("Store Admin's Order search on %s", (provider) => {
 	let t: Awaited<ReturnType<typeof openPrivateTestDatabase>>
@@ -105,14 +105,14 @@ describe.each(PROVIDERS)("Store Admin's Order search on %s", (provider) => {
 	})
 
 	it('lists at most the newest 1,000 matches, paged by number within them, and says there are more [R142] [R144]', async () => {
-		const many = ORDER_SEARCH_CAP + 3
+		const many = ADMIN_SEARCH_CAP + 3
 		const { orders } = await storeWithOrders([
 			...Array.from({ length: many }, (_, i) => ({ email: `common${i}@shop.example` })),
 			{ email: 'rare@shop.example' },
 		])
 		const newest = 1001 + many
 		const first = await orders.page({ query: 'shop' })
-		expect(first).toMatchObject({ total: ORDER_SEARCH_CAP, more: true, newer: null })
+		expect(first).toMatchObject({ total: ADMIN_SEARCH_CAP, more: true, newer: null })
 		expect(numbers(first)).toEqual(Array.from({ length: ADMIN_ORDERS_PAGE_SIZE }, (_, i) => newest - i))
 		// Older pages follow the keys down to the 1,000th newest match, and no further.
 		let page = first
@@ -123,8 +123,8 @@ describe.each(PROVIDERS)("Store Admin's Order search on %s", (provider) => {
 			seen.push(...numbers(page))
 			pages++
 		}
-		expect(pages).toBe(ORDER_SEARCH_CAP / ADMIN_ORDERS_PAGE_SIZE)
-		expect(seen).toEqual(Array.from({ length: ORDER_SEARCH_CAP }, (_, i) => newest - i))
+		expect(pages).toBe(ADMIN_SEARCH_CAP / ADMIN_ORDERS_PAGE_SIZE)
+		expect(seen).toEqual(Array.from({ length: ADMIN_SEARCH_CAP }, (_, i) => newest - i))
 		// "Newer" from the last page leads back up, a full page at a time.
 		const back = await orders.page({ query: 'shop', cursor: { after: page.newer! } })
 		expect(numbers(back)).toEqual(seen.slice(-2 * ADMIN_ORDERS_PAGE_SIZE, -ADMIN_ORDERS_PAGE_SIZE))

@@ -1,13 +1,6 @@
 import { type Db, engineOf } from '../data/db.server'
-import { fts5Query, tsQuery } from '../rules/search-terms'
+import { ADMIN_SEARCH_CAP, fts5Query, tsQuery } from '../rules/search-terms'
 import type { OrderStatus } from '../rules/order-status'
-
-/**
- * [R144] How many Orders a search lists at most: the newest this many that match. Past it the
- * admin is told there are more and asked for another word, so a common word (a mail provider's
- * name) costs the same in a store of any size.
- */
-export const ORDER_SEARCH_CAP = 1000
 
 /** The same words as the GIN index of the PostgreSQL migration `order_search`: keep them identical. */
 const PG_ORDER_WORDS = `to_tsvector('simple', translate(o."email", '.@+_-', '     '))`
@@ -22,11 +15,11 @@ function ftsQuestion(storeId: string, { terms, status }: Pick<OrderQuestion, 'te
 }
 
 /**
- * [R144] How many Orders' emails match the words, up to ORDER_SEARCH_CAP and one more, from the
+ * [R144] How many Orders' emails match the words, up to ADMIN_SEARCH_CAP and one more, from the
  * index alone (SQLite reads no Order's columns for it).
  */
 export async function countMatchingOrders(db: Db, storeId: string, { terms, status }: Pick<OrderQuestion, 'terms' | 'status'>) {
-	const upToCap = ORDER_SEARCH_CAP + 1
+	const upToCap = ADMIN_SEARCH_CAP + 1
 	const counted =
 		engineOf(db) === 'sqlite'
 			? await db.$queryRawUnsafe<Array<{ n: number | bigint }>>(
@@ -46,7 +39,7 @@ export async function countMatchingOrders(db: Db, storeId: string, { terms, stat
 /**
  * [R144] The Store's Orders whose email has every word of `terms` as the start of one of its
  * words (and, with `number`, that Order too), newest first: `take` of them, at most
- * ORDER_SEARCH_CAP and one more, which says there are others. SQLite reads its FTS5 index `order_search`, whose rows
+ * ADMIN_SEARCH_CAP and one more, which says there are others. SQLite reads its FTS5 index `order_search`, whose rows
  * hold each Order's Store, status and number and follow the order Orders were written in, from
  * the newest down; PostgreSQL its GIN index, or the Store's Orders by number when a word is so
  * common that walking them finds the newest matches sooner. Neither reads past the cap.
@@ -54,9 +47,9 @@ export async function countMatchingOrders(db: Db, storeId: string, { terms, stat
 export async function matchingOrders(
 	db: Db,
 	storeId: string,
-	{ terms, number, status, take = ORDER_SEARCH_CAP + 1 }: OrderQuestion & { take?: number },
+	{ terms, number, status, take = ADMIN_SEARCH_CAP + 1 }: OrderQuestion & { take?: number },
 ): Promise<OrderMatch[]> {
-	const upToCap = Math.min(Number(take), ORDER_SEARCH_CAP + 1)
+	const upToCap = Math.min(Number(take), ADMIN_SEARCH_CAP + 1)
 	let rows: Array<{ id: string; number: number | bigint }>
 	if (engineOf(db) === 'sqlite') {
 		rows = await db.$queryRawUnsafe(

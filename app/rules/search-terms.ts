@@ -6,6 +6,13 @@
  * text (a Product's title or description, a customer's name or email).
  */
 export const MAX_SEARCH_LENGTH = 200
+
+/**
+ * [R115] [R129] [R144] [R145] How many matches a Store Admin search (customers, guest buyers,
+ * Orders, products) counts and lists at most, 50 pages: past it the admin is told there are more
+ * and asked for another word, so a common word costs the same in a store of any size.
+ */
+export const ADMIN_SEARCH_CAP = 1000
 const MAX_TERMS = 8
 const MAX_TERM_LENGTH = 40
 
