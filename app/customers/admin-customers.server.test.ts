@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { orderRow } from '../../tests/helpers/commerce'
 import { PROVIDERS, anotherStore, openPrivateTestDatabase, signUpAdmin, signUpCustomer } from '../../tests/helpers/databases'
 import type { AdminViewer } from '../data/viewer'
 import { ADMIN_SEARCH_CAP } from '../rules/search-terms'
@@ -32,26 +33,18 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 			[0, 0, 'awaiting_payment'],
 		] as const) {
 			await t.db.order.create({
-				data: {
+				data: orderRow({
 					storeId: t.storeId,
+					connectionId: connection.id,
 					userId: ada,
 					number: ++number,
-					tokenHash: randomUUID(),
 					email: 'ada@example.com',
 					name: 'Ada',
-					addressLine1: '1',
-					city: 'C',
-					postalCode: '1',
-					country: 'GB',
-					currency: 'USD',
-					subtotalMinor: 2000,
 					totalMinor: 2000,
 					capturedMinor: captured,
 					refundedMinor: refunded,
 					status,
-					connectionId: connection.id,
-					idempotencyKey: randomUUID(),
-				},
+				}),
 			})
 		}
 	})
@@ -126,26 +119,18 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 		let number = 9000
 		const order = (userId: string | null, capturedMinor: number, refundedMinor = 0) =>
 			t.db.order.create({
-				data: {
+				data: orderRow({
 					storeId,
+					connectionId,
 					userId,
 					number: ++number,
-					tokenHash: randomUUID(),
 					email: 'k@example.com',
 					name: 'K',
-					addressLine1: '1',
-					city: 'C',
-					postalCode: '1',
-					country: 'GB',
-					currency: 'USD',
-					subtotalMinor: 5000,
 					totalMinor: 5000,
 					capturedMinor,
 					refundedMinor,
 					status: capturedMinor > 0 ? 'paid' : 'awaiting_payment',
-					connectionId,
-					idempotencyKey: randomUUID(),
-				},
+				}),
 				select: { number: true },
 			})
 		const a = await order(one, 5000)
@@ -203,25 +188,17 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 		const connection = await t.db.connection.findFirstOrThrow({ where: { storeId: t.storeId }, select: { id: true } })
 		const guestOrder = (storeId: string, connectionId: string, number: number, email: string, captured: number, refunded: number, at: string) =>
 			t.db.order.create({
-				data: {
+				data: orderRow({
 					storeId,
+					connectionId,
 					number,
-					tokenHash: randomUUID(),
 					email,
 					name: 'Guest',
-					addressLine1: '1',
-					city: 'C',
-					postalCode: '1',
-					country: 'GB',
-					currency: 'USD',
-					subtotalMinor: captured,
 					totalMinor: captured,
 					capturedMinor: captured,
 					refundedMinor: refunded,
-					connectionId,
-					idempotencyKey: randomUUID(),
 					createdAt: new Date(at),
-				},
+				}),
 			})
 		await guestOrder(t.storeId, connection.id, 3001, 'lin@example.com', 1000, 0, '2026-03-01T10:00:00Z')
 		await guestOrder(t.storeId, connection.id, 3002, 'lin@example.com', 2500, 500, '2026-03-05T10:00:00Z')
@@ -262,24 +239,16 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 		let number = 5000
 		const place = (email: string, captured: number, at: string) =>
 			t.db.order.create({
-				data: {
+				data: orderRow({
 					storeId,
+					connectionId,
 					number: ++number,
-					tokenHash: randomUUID(),
 					email,
 					name: 'Guest',
-					addressLine1: '1',
-					city: 'C',
-					postalCode: '1',
-					country: 'GB',
-					currency: 'USD',
-					subtotalMinor: captured,
 					totalMinor: captured,
 					capturedMinor: captured,
-					connectionId,
-					idempotencyKey: randomUUID(),
 					createdAt: new Date(at),
-				},
+				}),
 				select: { id: true },
 			})
 		const grouped = async () => {
@@ -340,23 +309,17 @@ describe.each(PROVIDERS)("Store Admin's customers on %s", (provider) => {
 		})
 		const many = ADMIN_SEARCH_CAP + 3
 		await t.db.order.createMany({
-			data: Array.from({ length: many }, (_, i) => ({
-				storeId,
-				number: 1001 + i,
-				tokenHash: randomUUID(),
-				email: `buyer${i}@many.example`,
-				name: 'Guest',
-				addressLine1: '1',
-				city: 'C',
-				postalCode: '1',
-				country: 'GB',
-				currency: 'USD',
-				subtotalMinor: 100,
-				totalMinor: 100,
-				connectionId,
-				idempotencyKey: randomUUID(),
-				createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
-			})),
+			data: Array.from({ length: many }, (_, i) =>
+				orderRow({
+					storeId,
+					connectionId,
+					number: 1001 + i,
+					email: `buyer${i}@many.example`,
+					name: 'Guest',
+					totalMinor: 100,
+					createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
+				}),
+			),
 		})
 		const guests = adminCustomersRepository(t.db, { ...admin, storeId })
 		expect(await guests.guests({})).toMatchObject({ total: many, more: false })

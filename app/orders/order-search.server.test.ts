@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { orderRow } from '../../tests/helpers/commerce'
 import { PROVIDERS, anotherStore, openPrivateTestDatabase, signUpAdmin } from '../../tests/helpers/databases'
 import type { AdminViewer } from '../data/viewer'
 import { ADMIN_ORDERS_PAGE_SIZE, adminOrdersRepository } from './admin-orders.server'
@@ -24,24 +24,7 @@ describe.each(PROVIDERS)("Store Admin's Order search on %s", (provider) => {
 		})
 		const created = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000)
 		await t.db.order.createMany({
-			data: rows.map(({ email, status = 'paid' }, i) => ({
-				storeId,
-				number: 1001 + i,
-				tokenHash: randomUUID(),
-				email,
-				name: 'Buyer',
-				addressLine1: '1',
-				city: 'C',
-				postalCode: '1',
-				country: 'GB',
-				currency: 'USD',
-				subtotalMinor: 1000,
-				totalMinor: 1000,
-				status,
-				connectionId,
-				idempotencyKey: randomUUID(),
-				createdAt: created(i),
-			})),
+			data: rows.map(({ email, status = 'paid' }, i) => orderRow({ storeId, connectionId, number: 1001 + i, email, status, createdAt: created(i) })),
 		})
 		return { storeId, orders: adminOrdersRepository(t.db, { ...admin, storeId }) }
 	}

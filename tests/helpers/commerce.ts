@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../../app/data/db.server'
+import type { Prisma } from '../../app/data/generated/sqlite/client'
 import type { GuestViewer, UserViewer } from '../../app/data/viewer'
 import { ensureOfflineConnection } from '../../app/payments/connections.server'
 import { unverifiedScope } from '../../app/data/scope'
@@ -111,4 +112,28 @@ export async function startedCardOrder(db: Db, storeId: string, handle: string, 
 	const sessionId = `cs_test_${randomUUID().replaceAll('-', '')}`
 	await recordProviderRef(unverifiedScope(db, storeId), { orderId: order.id, providerRef: sessionId })
 	return { order, sessionId, paymentIntentId: `pi_${randomUUID().replaceAll('-', '')}` }
+}
+
+/**
+ * An Order's columns to write straight to the database, no cart or checkout, for tests of what
+ * reads Orders: a one-line address in GB, USD, `totalMinor` (1000 unless given) as its subtotal
+ * too, a token and an idempotency key of its own; any other column as given.
+ */
+export function orderRow({
+	totalMinor = 1000,
+	...columns
+}: Pick<Prisma.OrderCreateManyInput, 'storeId' | 'connectionId' | 'number' | 'email'> & Partial<Prisma.OrderCreateManyInput>): Prisma.OrderCreateManyInput {
+	return {
+		tokenHash: randomUUID(),
+		idempotencyKey: randomUUID(),
+		name: 'Buyer',
+		addressLine1: '1',
+		city: 'C',
+		postalCode: '1',
+		country: 'GB',
+		currency: 'USD',
+		subtotalMinor: totalMinor,
+		totalMinor,
+		...columns,
+	}
 }
